@@ -1,0 +1,133 @@
+//! Moves: the first move that cannot be played (illegal or ambiguous,
+//! FIDE 2023 3.10.1, PGN 8.2.3.4), tokens that are no movetext at all
+//! (PGN 8.2), text after the termination marker and unclosed comments
+//! (PGN 8.2.6, 5), and wrong check or mate suffixes (PGN 8.2.3.5).
+
+use shakmaty::{Chess, Position, san::San, san::Suffix};
+
+use crate::{
+    finding::{Finding, Kind, MoveRef},
+    game::RawGame,
+    lexer::{SanToken, StopKind},
+    replay::{self, Failure, Replay},
+};
+
+fn move_ref(game: &RawGame<'_>, before: &Chess, index: usize, start: usize, end: usize) -> MoveRef {
+    MoveRef {
+        ply: u32::try_from(index + 1).unwrap_or(u32::MAX),
+        number: replay::move_number(before),
+        san: game.text(start, end),
+    }
+}
+
+fn token_ref(game: &RawGame<'_>, before: &Chess, index: usize, token: &SanToken) -> MoveRef {
+    move_ref(game, before, index, token.start, token.end)
+}
+
+/// Findings from the replay: the move it stopped at, and wrong suffixes.
+pub fn check_replay(game: &RawGame<'_>, start: &Chess, replayed: &Replay, findings: &mut Vec<Finding>) {
+    let sans = &game.lexed.sans;
+    for issue in &replayed.suffix_issues {
+        let Some(token) = sans.get(issue.index) else {
+            continue;
+        };
+        let text = game.text(token.start, token.end);
+        let message = match (token.san.suffix, issue.board) {
+            (Some(Suffix::Checkmate), Some(Suffix::Check)) => {
+                format!("'{text}' is marked as mate (#) but only gives check.")
+            }
+            (Some(Suffix::Checkmate), _) => {
+                format!("'{text}' is marked as mate (#) but gives no check.")
+            }
+            (_, Some(Suffix::Checkmate)) => {
+                format!("'{text}' checkmates, so it should be written with '#'.")
+            }
+            _ => format!("'{text}' is marked as check (+) but gives no check."),
+        };
+        findings.push(
+            Finding::new(Kind::WrongCheckSuffix, token.line, message)
+                .at_move(token_ref(game, &issue.before, issue.index, token))
+                .with_fen(replay::fen(&issue.before)),
+        );
+    }
+    let Some(stopped) = &replayed.stopped else {
+        return;
+    };
+    let Some(token) = sans.get(stopped.index) else {
+        return;
+    };
+    let pos = &replayed.end;
+    let text = game.text(token.start, token.end);
+    let mover = replay::side(pos.turn());
+    let (kind, message) = match stopped.failure {
+        Failure::Ambiguous => {
+            let options = replay::candidates(pos, &token.san);
+            (
+                Kind::AmbiguousMove,
+                format!(
+                    "'{text}' fits more than one legal move for {mover} ({}); the game is not replayed past it.",
+                    options.join(", ")
+                ),
+            )
+        }
+        Failure::Illegal => {
+            let why = match token.san.san {
+                San::Null => "a null move is not a move in chess".to_owned(),
+                San::Put { .. } => "a piece drop is not a move in chess".to_owned(),
+                _ => format!("it is not a legal move for {mover} in this position"),
+            };
+            (
+                Kind::IllegalMove,
+                format!("'{text}' cannot be played: {why}; the game is not replayed past it."),
+            )
+        }
+    };
+    findings.push(
+        Finding::new(kind, token.line, message)
+            .at_move(token_ref(game, pos, stopped.index, token))
+            .with_fen(replay::fen(pos)),
+    );
+    // Replay was already stopped; start only serves move numbers.
+    let _ = start;
+}
+
+/// Findings from the tokens: a malformed token or text after the result
+/// (unless the replay stopped before it), and an unclosed comment.
+pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mut Vec<Finding>) {
+    let lexed = game.lexed;
+    if let Some(stop) = lexed.stop
+        && replayed.is_none_or(|r| r.stopped.is_none())
+    {
+        let text = game.text(stop.start, stop.end);
+        let index = lexed.sans.len();
+        let (kind, message) = match stop.kind {
+            StopKind::Malformed => (
+                Kind::MalformedMove,
+                format!(
+                    "'{text}' is not a move, move number, comment, NAG, variation or result; the game is not replayed past it, since a move may be missing."
+                ),
+            ),
+            StopKind::AfterResult => (
+                Kind::TextAfterResult,
+                format!(
+                    "'{text}' follows the game termination marker; the marker must end the game (is a blank line missing between two games?). Nothing after the marker is checked."
+                ),
+            ),
+        };
+        let mut finding = Finding::new(kind, stop.line, message);
+        if let Some(replayed) = replayed {
+            finding = finding
+                .at_move(move_ref(game, &replayed.end, index, stop.start, stop.end))
+                .with_fen(replay::fen(&replayed.end));
+        }
+        findings.push(finding);
+    }
+    if let Some(line) = lexed.unterminated_comment {
+        findings.push(Finding::new(
+            Kind::UnterminatedComment,
+            line,
+            "A comment opened with '{' is never closed; the rest of the input was read as this comment."
+                .to_owned(),
+        ));
+    }
+}

@@ -1,0 +1,128 @@
+//! The starting position: the Variant tag (standard chess and Chess960 are
+//! replayed, FIDE 2023 Guidelines II for Chess960), and the SetUp and FEN
+//! tags (PGN 9.7).
+
+use shakmaty::{CastlingMode, Chess, FromSetup, Setup, fen::Fen};
+
+use crate::{
+    finding::{Finding, Kind},
+    game::{RawGame, excerpt},
+};
+
+/// How a Variant tag is replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// Standard chess (also lichess's "From Position").
+    Standard,
+    /// Chess960, whatever the spelling.
+    Chess960,
+    /// Anything else: not replayed.
+    Other,
+}
+
+/// Reads a Variant tag value, ignoring case, blanks, `-` and `_`.
+pub fn variant(value: &[u8]) -> Variant {
+    let key: String = String::from_utf8_lossy(value)
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_' | '\t'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    match key.as_str() {
+        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" | "classical" => {
+            Variant::Standard
+        }
+        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc"
+        | "freestyle" | "freestylechess" | "chess960castling" => Variant::Chess960,
+        _ => Variant::Other,
+    }
+}
+
+/// The position the game starts from, or `None` (with a finding) when the
+/// game cannot be replayed.
+pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Option<Chess> {
+    let mut chess960 = false;
+    if let Some((index, value)) = game.tags.find("Variant") {
+        match variant(value) {
+            Variant::Standard => {}
+            Variant::Chess960 => chess960 = true,
+            Variant::Other => {
+                findings.push(Finding::new(
+                    Kind::UnsupportedVariant,
+                    game.tag_line(index),
+                    format!(
+                        "Variant '{}' is not replayed (only standard chess and Chess960 are), so its moves and result are not checked.",
+                        excerpt(value, 40)
+                    ),
+                ));
+                return None;
+            }
+        }
+    }
+
+    let Some((index, value)) = game.tags.find("FEN") else {
+        if let Some((index, setup)) = game.tags.find("SetUp")
+            && setup == b"1"
+        {
+            findings.push(Finding::new(
+                Kind::InvalidFen,
+                game.tag_line(index),
+                "SetUp is \"1\" but the game has no FEN tag, so its starting position is unknown and it is not replayed.".to_owned(),
+            ).citing("PGN 9.7.1"));
+            return None;
+        }
+        let mode = if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        };
+        return Chess::from_setup(Setup::default(), mode).ok();
+    };
+
+    let line = game.tag_line(index);
+    let shown = excerpt(value, 90);
+    let fen = match Fen::from_ascii(value.trim_ascii()) {
+        Ok(fen) => fen,
+        Err(err) => {
+            findings.push(Finding::new(
+                Kind::InvalidFen,
+                line,
+                format!("FEN '{shown}' cannot be parsed ({err}), so the game is not replayed."),
+            ));
+            return None;
+        }
+    };
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::detect(fen.as_setup())
+    };
+    match fen.into_position::<Chess>(mode) {
+        Ok(pos) => Some(pos),
+        Err(err) => {
+            findings.push(Finding::new(
+                Kind::InvalidFen,
+                line,
+                format!("FEN '{shown}' is not a legal position ({err}), so the game is not replayed."),
+            ));
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_spellings() {
+        for v in ["Standard", "From Position", "", "chess"] {
+            assert_eq!(variant(v.as_bytes()), Variant::Standard, "{v}");
+        }
+        for v in ["Chess960", "chess 960", "Fischerandom", "Fischer Random", "960", "FRC"] {
+            assert_eq!(variant(v.as_bytes()), Variant::Chess960, "{v}");
+        }
+        for v in ["Atomic", "Crazyhouse", "Three-check", "Seirawan", "Sittuyin"] {
+            assert_eq!(variant(v.as_bytes()), Variant::Other, "{v}");
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Tag pairs: lines that are not `[Name "value"]` (PGN 8.1.1), values that
+//! are not UTF-8 (PGN 4.1), and a Result value that is not one of the four
+//! (PGN 8.1.1.7).
+
+use crate::{
+    finding::{Finding, Kind},
+    game::{RawGame, excerpt},
+};
+
+/// The results PGN allows in the Result tag.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
+    for bad in &game.lexed.bad_tags {
+        findings.push(Finding::new(
+            Kind::MalformedTag,
+            bad.line,
+            format!(
+                "Tag line '{}' is not of the form [Name \"value\"]: {}.",
+                game.line_text(bad.line_start),
+                bad.problem.describe()
+            ),
+        ));
+    }
+
+    let mut not_utf8 = game
+        .tags
+        .iter()
+        .filter(|(_, _, value)| std::str::from_utf8(value).is_err());
+    if let Some((first, name, value)) = not_utf8.next() {
+        let mut names = vec![excerpt(name, 20)];
+        names.extend(not_utf8.map(|(_, name, _)| excerpt(name, 20)));
+        findings.push(Finding::new(
+            Kind::Encoding,
+            game.tag_line(first),
+            format!(
+                "Tag values of {} are not valid UTF-8; they were read as Windows-1252 (e.g. '{}').",
+                names.join(", "),
+                excerpt(value, 40)
+            ),
+        ));
+    }
+
+    if let Some((index, value)) = game.tags.find("Result")
+        && !RESULTS.iter().any(|r| r.as_bytes() == value)
+    {
+        findings.push(Finding::new(
+            Kind::InvalidResult,
+            game.tag_line(index),
+            format!(
+                "Result tag '{}' is none of 1-0, 0-1, 1/2-1/2 or *.",
+                excerpt(value, 40)
+            ),
+        ));
+    }
+}

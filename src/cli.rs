@@ -1,0 +1,59 @@
+//! The command line, as clap reads it. Doc comments are the `--help` text.
+//! Nothing outside `config` sees these types.
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+/// Audits PGN chess archives: replays every game by the Laws of Chess and
+/// reports, as CSV, illegal or ambiguous moves, malformed tags and movetext,
+/// and results that contradict the record or the board.
+///
+/// Exit status: 0 no finding at or above --fail-on; 1 there are such
+/// findings; 2 an input could not be read (missing file, corrupt compressed
+/// stream) or the flags are wrong.
+#[derive(Debug, Parser)]
+#[command(name = "pgn-arbiter", version, about, long_about)]
+pub struct Cli {
+    /// PGN files, directories (searched recursively for *.pgn*, in sorted
+    /// order) or `-` for standard input. gzip, bzip2, zstd and xz input is
+    /// recognised by its first bytes. With no INPUT, standard input is read
+    /// when it is not a terminal.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// Write the findings report (CSV, one row per finding) here instead of
+    /// standard output.
+    #[arg(long, value_name = "FILE")]
+    pub findings: Option<PathBuf>,
+
+    /// Also write the games report (CSV, one row per game) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub games: Option<PathBuf>,
+
+    /// Exit with status 1 when there is a finding of this severity or worse.
+    #[arg(long, value_enum, default_value_t = FailOn::Error, value_name = "SEVERITY")]
+    pub fail_on: FailOn,
+
+    /// Worker threads (default: all cores). Output is the same for any
+    /// number.
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// No progress bar and no summary on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--fail-on` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Fail on errors.
+    Error,
+    /// Fail on warnings and errors.
+    Warning,
+    /// Fail on any finding.
+    Info,
+    /// Never fail because of findings.
+    Never,
+}

@@ -1,0 +1,222 @@
+//! What the tool reports about a game: the kinds of finding (each with a
+//! stable code, a severity and the rule it rests on) and one finding's
+//! location within the game.
+//!
+//! Codes are part of the interface: append new kinds, never rename or reuse a
+//! code. `tests::codes_are_stable` holds the list.
+
+use std::fmt;
+
+/// How serious a finding is. Ordered: `Info < Warning < Error`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// A fact worth knowing that breaks no rule of the record.
+    Info,
+    /// The record is usable but not as the standard wants it.
+    Warning,
+    /// The record breaks a rule: a move, a tag or a result is wrong.
+    Error,
+}
+
+impl Severity {
+    /// The word used in the CSV report and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+macro_rules! kinds {
+    ($( $(#[$doc:meta])* $variant:ident => $code:literal, $severity:ident, $rule:literal; )*) => {
+        /// Every kind of finding the tool can report.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Kind {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Kind {
+            /// All kinds, in the order of their declaration.
+            pub const ALL: &'static [Kind] = &[$(Kind::$variant),*];
+
+            /// The stable kebab-case code.
+            pub fn code(self) -> &'static str {
+                match self { $(Kind::$variant => $code,)* }
+            }
+
+            /// How serious this kind is.
+            pub fn severity(self) -> Severity {
+                match self { $(Kind::$variant => Severity::$severity,)* }
+            }
+
+            /// The article the kind rests on, unless a finding names a more
+            /// specific one.
+            pub fn rule(self) -> &'static str {
+                match self { $(Kind::$variant => $rule,)* }
+            }
+        }
+    };
+}
+
+kinds! {
+    /// The SAN names no legal move in the position.
+    IllegalMove => "illegal-move", Error, "FIDE 2023 3.10.1";
+    /// The SAN fits more than one legal move.
+    AmbiguousMove => "ambiguous-move", Error, "PGN 8.2.3.4";
+    /// A movetext token that is no SAN, move number, comment, NAG, variation or result.
+    MalformedMove => "malformed-move", Error, "PGN 8.2";
+    /// A tag line that is not `[Name "value"]`.
+    MalformedTag => "malformed-tag", Error, "PGN 8.1.1";
+    /// A FEN tag that cannot be parsed or is not a legal position.
+    InvalidFen => "invalid-fen", Error, "PGN 9.7.2";
+    /// A variant the tool does not replay.
+    UnsupportedVariant => "unsupported-variant", Warning, "FIDE 2023 1.1";
+    /// No Result tag, or no game termination marker.
+    MissingResult => "missing-result", Error, "PGN 8.2.6";
+    /// The Result tag and the termination marker differ.
+    ResultMismatch => "result-mismatch", Error, "PGN 8.2.6";
+    /// The final position is checkmate and the result is not the mating side's win.
+    ResultContradictsCheckmate => "result-contradicts-checkmate", Error, "FIDE 2023 5.1.1";
+    /// The final position is stalemate and the result is not a draw.
+    ResultContradictsStalemate => "result-contradicts-stalemate", Error, "FIDE 2023 5.2.1";
+    /// The final position is dead and the result is not a draw.
+    ResultContradictsDeadPosition => "result-contradicts-dead-position", Error, "FIDE 2023 5.2.2";
+    /// `+` or `#` written where the move gives no check or mate, or a mate without `#`.
+    WrongCheckSuffix => "wrong-check-suffix", Warning, "PGN 8.2.3.5";
+    /// Tag values that are not valid UTF-8 (decoded as Windows-1252).
+    Encoding => "encoding", Warning, "PGN 4.1";
+    /// A Result tag whose value is none of `1-0`, `0-1`, `1/2-1/2`, `*`.
+    InvalidResult => "invalid-result", Error, "PGN 8.1.1.7";
+    /// A `{` comment that is never closed.
+    UnterminatedComment => "unterminated-comment", Error, "PGN 5";
+    /// Movetext that goes on after the game termination marker.
+    TextAfterResult => "text-after-result", Error, "PGN 8.2.6";
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Where in a game a move finding points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRef {
+    /// 1-based half-move number within the game.
+    pub ply: u32,
+    /// The PGN move number with dots, e.g. `23.` or `23...`.
+    pub number: String,
+    /// The token as written in the file.
+    pub san: String,
+}
+
+/// One thing found in one game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What was found.
+    pub kind: Kind,
+    /// The article cited; usually `kind.rule()`.
+    pub rule: &'static str,
+    /// 1-based line in the (decompressed) input.
+    pub line: u64,
+    /// The move the finding is about, if any.
+    pub mv: Option<MoveRef>,
+    /// One plain sentence.
+    pub message: String,
+    /// The position before the move (move findings) or the final position
+    /// (result findings), as FEN; empty otherwise.
+    pub fen: String,
+}
+
+impl Finding {
+    /// A finding citing the kind's own rule.
+    pub fn new(kind: Kind, line: u64, message: String) -> Finding {
+        Finding {
+            kind,
+            rule: kind.rule(),
+            line,
+            mv: None,
+            message,
+            fen: String::new(),
+        }
+    }
+
+    /// Cites a more specific article than the kind's default.
+    pub fn citing(mut self, rule: &'static str) -> Finding {
+        self.rule = rule;
+        self
+    }
+
+    /// Attaches the move the finding is about.
+    pub fn at_move(mut self, mv: MoveRef) -> Finding {
+        self.mv = Some(mv);
+        self
+    }
+
+    /// Attaches a position.
+    pub fn with_fen(mut self, fen: String) -> Finding {
+        self.fen = fen;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_stable() {
+        // Append-only: a code that disappears or changes breaks users' filters.
+        let codes: Vec<&str> = Kind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(
+            codes,
+            [
+                "illegal-move",
+                "ambiguous-move",
+                "malformed-move",
+                "malformed-tag",
+                "invalid-fen",
+                "unsupported-variant",
+                "missing-result",
+                "result-mismatch",
+                "result-contradicts-checkmate",
+                "result-contradicts-stalemate",
+                "result-contradicts-dead-position",
+                "wrong-check-suffix",
+                "encoding",
+                "invalid-result",
+                "unterminated-comment",
+                "text-after-result",
+            ]
+        );
+    }
+
+    #[test]
+    fn codes_are_kebab_case_and_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for kind in Kind::ALL {
+            let code = kind.code();
+            assert!(seen.insert(code), "duplicate code {code}");
+            assert!(
+                code.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{code} is not kebab-case"
+            );
+        }
+    }
+
+    #[test]
+    fn severities_order() {
+        assert!(Severity::Info < Severity::Warning);
+        assert!(Severity::Warning < Severity::Error);
+        assert_eq!(Kind::IllegalMove.severity(), Severity::Error);
+        assert_eq!(Kind::WrongCheckSuffix.severity(), Severity::Warning);
+    }
+}

@@ -1,0 +1,261 @@
+//! Where bytes come from: the paths given (files, directories searched for
+//! PGN files, `-` for standard input), decompression recognised by magic
+//! bytes, and a count of the raw bytes read for the progress bar.
+
+use std::{
+    fs::{self, File},
+    io::{self, Read},
+    path::{Path, PathBuf},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+/// One input of the run, in the order it will be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The name used in reports: the path as given (joined with what was
+    /// found below a directory), or `-` for standard input.
+    pub name: String,
+    /// Where its bytes come from.
+    pub source: Source,
+}
+
+/// Where an input's bytes come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A file (or something that will fail to open as one).
+    File(PathBuf),
+    /// Standard input.
+    Stdin,
+    /// A directory that could not be listed: an operational problem to report
+    /// in its turn.
+    Unlistable(String),
+}
+
+/// Compression formats recognised by their first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// Plain text.
+    None,
+    /// gzip (one or more members).
+    Gzip,
+    /// bzip2 (one or more streams).
+    Bzip2,
+    /// Zstandard, including files that open with a skippable frame.
+    Zstd,
+    /// xz.
+    Xz,
+}
+
+impl Compression {
+    /// Recognises a format from the first bytes of a stream.
+    pub fn detect(head: &[u8]) -> Compression {
+        match head {
+            [0x1f, 0x8b, ..] => Compression::Gzip,
+            [b'B', b'Z', b'h', ..] => Compression::Bzip2,
+            [0x28, 0xb5, 0x2f, 0xfd, ..] => Compression::Zstd,
+            // Skippable frames: magic 0x184D2A50..=0x184D2A5F, little endian.
+            [0x50..=0x5f, 0x2a, 0x4d, 0x18, ..] => Compression::Zstd,
+            [0xfd, b'7', b'z', b'X', b'Z', 0x00, ..] => Compression::Xz,
+            _ => Compression::None,
+        }
+    }
+}
+
+/// Expands the command line's paths into inputs: a directory becomes the PGN
+/// files below it, in sorted order; anything else is taken as given.
+pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            inputs.push(Input {
+                name: "-".to_owned(),
+                source: Source::Stdin,
+            });
+        } else if path.is_dir() {
+            walk(path, &mut inputs);
+        } else {
+            inputs.push(Input {
+                name: path.display().to_string(),
+                source: Source::File(path.clone()),
+            });
+        }
+    }
+    inputs
+}
+
+fn walk(dir: &Path, inputs: &mut Vec<Input>) {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) => {
+            inputs.push(Input {
+                name: dir.display().to_string(),
+                source: Source::Unlistable(err.to_string()),
+            });
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = Vec::new();
+    let mut failed = None;
+    for entry in entries {
+        match entry {
+            Ok(entry) => paths.push(entry.path()),
+            Err(err) => failed = Some(err.to_string()),
+        }
+    }
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            walk(&path, inputs);
+        } else if is_pgn_name(&path) {
+            inputs.push(Input {
+                name: path.display().to_string(),
+                source: Source::File(path),
+            });
+        }
+    }
+    if let Some(err) = failed {
+        inputs.push(Input {
+            name: dir.display().to_string(),
+            source: Source::Unlistable(err),
+        });
+    }
+}
+
+/// A file below a directory is read when its name has a `.pgn` part:
+/// `a.pgn`, `a.PGN`, `a.pgn.zst`, `a.pgn.gz`.
+pub fn is_pgn_name(path: &Path) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    let name = name.to_string_lossy().to_ascii_lowercase();
+    name.split('.').skip(1).any(|part| part == "pgn")
+}
+
+/// Counts the raw (compressed) bytes read, for the progress bar.
+struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// An opened input: its decompressed bytes.
+pub struct Opened {
+    /// The decompressed stream.
+    pub reader: Box<dyn Read + Send>,
+    /// The format found.
+    pub compression: Compression,
+}
+
+/// Opens an input and wraps it in the decompressor its first bytes call for.
+/// Raw bytes read are added to `count`.
+pub fn open(source: &Source, count: Arc<AtomicU64>) -> io::Result<Opened> {
+    let raw: Box<dyn Read + Send> = match source {
+        Source::File(path) => {
+            if path.is_dir() {
+                return Err(io::Error::other("is a directory"));
+            }
+            Box::new(File::open(path)?)
+        }
+        Source::Stdin => Box::new(io::stdin()),
+        Source::Unlistable(err) => return Err(io::Error::other(err.clone())),
+    };
+    let mut raw = Counting { inner: raw, count };
+    // Read the magic bytes, then put them back in front of the stream.
+    let mut head = [0u8; 6];
+    let mut filled = 0;
+    while filled < head.len() {
+        match raw.read(&mut head[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    let head = head[..filled].to_vec();
+    let compression = Compression::detect(&head);
+    let stream = io::Cursor::new(head).chain(raw);
+    let reader: Box<dyn Read + Send> = match compression {
+        Compression::None => Box::new(stream),
+        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(stream)),
+        Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(stream)),
+        Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(stream)?),
+        Compression::Xz => Box::new(xz2::read::XzDecoder::new_multi_decoder(stream)),
+    };
+    Ok(Opened {
+        reader,
+        compression,
+    })
+}
+
+/// The size on disk of a file input, for the progress bar's total.
+pub fn size(source: &Source) -> Option<u64> {
+    match source {
+        Source::File(path) => fs::metadata(path).ok().map(|m| m.len()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_magic_bytes() {
+        assert_eq!(Compression::detect(b"[Event"), Compression::None);
+        assert_eq!(Compression::detect(&[0x1f, 0x8b, 8]), Compression::Gzip);
+        assert_eq!(Compression::detect(b"BZh91AY"), Compression::Bzip2);
+        assert_eq!(
+            Compression::detect(&[0x28, 0xb5, 0x2f, 0xfd, 0]),
+            Compression::Zstd
+        );
+        assert_eq!(
+            Compression::detect(&[0x50, 0x2a, 0x4d, 0x18, 4, 0]),
+            Compression::Zstd
+        );
+        assert_eq!(
+            Compression::detect(&[0x5f, 0x2a, 0x4d, 0x18]),
+            Compression::Zstd
+        );
+        assert_eq!(
+            Compression::detect(&[0xfd, b'7', b'z', b'X', b'Z', 0]),
+            Compression::Xz
+        );
+        assert_eq!(Compression::detect(b""), Compression::None);
+    }
+
+    #[test]
+    fn pgn_names() {
+        assert!(is_pgn_name(Path::new("a/b.pgn")));
+        assert!(is_pgn_name(Path::new("b.PGN")));
+        assert!(is_pgn_name(Path::new("lichess.pgn.zst")));
+        assert!(!is_pgn_name(Path::new("notes.txt")));
+        assert!(!is_pgn_name(Path::new("pgn")));
+        assert!(!is_pgn_name(Path::new("b.pgnx")));
+    }
+
+    #[test]
+    fn reads_zstd_with_skippable_frame() {
+        let mut data = vec![0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3];
+        data.extend(zstd::encode_all(&b"1. e4 *\n"[..], 3).unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn.zst");
+        fs::write(&path, &data).unwrap();
+        let count = Arc::new(AtomicU64::new(0));
+        let mut opened = open(&Source::File(path), count.clone()).unwrap();
+        let mut out = String::new();
+        opened.reader.read_to_string(&mut out).unwrap();
+        assert_eq!(out, "1. e4 *\n");
+        assert_eq!(opened.compression, Compression::Zstd);
+        assert_eq!(count.load(Ordering::Relaxed), data.len() as u64);
+    }
+}

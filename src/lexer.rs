@@ -1,0 +1,648 @@
+//! Locates what pgn-reader parses: the line of every tag and every mainline
+//! move, the tokens pgn-reader skips without telling its visitor, and tag
+//! lines that are not `[Name "value"]`.
+//!
+//! pgn-reader gives its visitor values, not positions, and silently drops
+//! tokens it cannot read (`Qxe9`, `Zz9`, `e4e5`, `[Event foo]`). Every
+//! finding must say where it is, and nothing may be dropped silently, so this
+//! module walks one game's bytes with exactly the tokenisation rules of
+//! `pgn_reader::Reader` (0.29): the same token ends, the same special
+//! characters, the same end-of-game and `%` escape rules, the same variation
+//! skipping. `pgn::tests` holds it to that: on every shared corpus game, the
+//! moves and tags found here are the ones pgn-reader reports.
+//!
+//! Mainline moves are read with shakmaty's own SAN parser, as pgn-reader does.
+
+use shakmaty::{
+    Color, KnownOutcome, Outcome,
+    san::{San, SanPlus, Suffix},
+};
+
+/// One mainline move token.
+#[derive(Debug, Clone, Copy)]
+pub struct SanToken {
+    /// The move as parsed.
+    pub san: SanPlus,
+    /// 1-based line in the input.
+    pub line: u64,
+    /// Byte range of the token within the game's bytes.
+    pub start: usize,
+    /// End of the token (exclusive).
+    pub end: usize,
+}
+
+/// Why the mainline stopped being readable before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopKind {
+    /// A token that is neither SAN nor any other movetext element.
+    Malformed,
+    /// Moves or junk after the game termination marker.
+    AfterResult,
+}
+
+/// The first unreadable token of the mainline.
+#[derive(Debug, Clone, Copy)]
+pub struct Stop {
+    /// What kind of problem.
+    pub kind: StopKind,
+    /// 1-based line of the token.
+    pub line: u64,
+    /// Byte range of the token within the game's bytes.
+    pub start: usize,
+    /// End of the token (exclusive).
+    pub end: usize,
+}
+
+/// What is wrong with a tag line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagProblem {
+    /// No quoted value: `[Event foo]`. pgn-reader drops such a line.
+    NoValue,
+    /// The value's closing quote is missing.
+    UnterminatedValue,
+    /// The closing `]` is missing.
+    MissingBracket,
+    /// The name is empty or has characters other than letters, digits, `_`.
+    BadName,
+}
+
+impl TagProblem {
+    /// A phrase for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            TagProblem::NoValue => "it has no quoted value, so the tag is ignored",
+            TagProblem::UnterminatedValue => "the value's closing quote is missing",
+            TagProblem::MissingBracket => "the closing ']' is missing",
+            TagProblem::BadName => {
+                "the tag name is empty or has characters other than letters, digits and '_'"
+            }
+        }
+    }
+}
+
+/// A tag line that is not `[Name "value"]`.
+#[derive(Debug, Clone, Copy)]
+pub struct BadTag {
+    /// What is wrong.
+    pub problem: TagProblem,
+    /// 1-based line.
+    pub line: u64,
+    /// Byte offset of the line's start within the game's bytes.
+    pub line_start: usize,
+}
+
+/// The game termination marker.
+#[derive(Debug, Clone, Copy)]
+pub struct Marker {
+    /// The result it states.
+    pub outcome: Outcome,
+    /// 1-based line.
+    pub line: u64,
+}
+
+/// Everything located in one game. Reused from game to game.
+#[derive(Debug, Default)]
+pub struct Lexed {
+    /// The line of each tag pgn-reader reports, in the order it reports them.
+    pub tag_lines: Vec<u64>,
+    /// Tag lines that are not `[Name "value"]`.
+    pub bad_tags: Vec<BadTag>,
+    /// Mainline moves up to the first unreadable token.
+    pub sans: Vec<SanToken>,
+    /// The first unreadable mainline token, if any.
+    pub stop: Option<Stop>,
+    /// The first termination marker of the mainline.
+    pub marker: Option<Marker>,
+    /// Line of a `{` that is never closed.
+    pub unterminated_comment: Option<u64>,
+    /// Line of the last byte looked at (the game's last line).
+    pub last_line: u64,
+}
+
+/// pgn-reader's token terminators.
+#[inline]
+fn is_token_end(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'!'
+            | b'?'
+            | b'$'
+            | b';'
+            | b'.'
+            | b'*'
+    )
+}
+
+/// A cursor over one game's bytes that counts lines.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    line: u64,
+}
+
+impl Cursor<'_> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn peek_at(&self, ahead: usize) -> Option<u8> {
+        self.bytes.get(self.pos + ahead).copied()
+    }
+
+    #[inline]
+    fn rest(&self) -> &[u8] {
+        self.bytes.get(self.pos..).unwrap_or_default()
+    }
+
+    /// Advances one byte, counting a newline.
+    #[inline]
+    fn bump(&mut self) {
+        if self.peek() == Some(b'\n') {
+            self.line += 1;
+        }
+        self.pos += 1;
+    }
+
+    /// Advances `n` bytes known to hold no newline.
+    #[inline]
+    fn skip(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.bytes.len());
+    }
+
+    #[inline]
+    fn eat(&mut self, prefix: &[u8]) -> bool {
+        if self.rest().starts_with(prefix) {
+            self.skip(prefix.len());
+            true
+        } else {
+            false
+        }
+    }
+
+    /// pgn-reader accepts an ASCII hyphen and the en and em dashes.
+    fn eat_dash(&mut self) -> bool {
+        self.eat(b"-") || self.eat("–".as_bytes()) || self.eat("—".as_bytes())
+    }
+
+    /// Moves to the next `needle` (not past it), counting lines; to the end
+    /// if there is none. Returns whether it was found.
+    fn skip_until(&mut self, needle: u8) -> bool {
+        let rest = self.rest();
+        match memchr::memchr(needle, rest) {
+            Some(n) => {
+                self.line += memchr::memchr_iter(b'\n', &rest[..n]).count() as u64;
+                self.pos += n;
+                true
+            }
+            None => {
+                self.line += memchr::memchr_iter(b'\n', rest).count() as u64;
+                self.pos = self.bytes.len();
+                false
+            }
+        }
+    }
+
+    /// Moves past the next `needle`. Returns whether it was found.
+    fn skip_until_after(&mut self, needle: u8) -> bool {
+        let found = self.skip_until(needle);
+        if found {
+            self.bump();
+        }
+        found
+    }
+
+    /// The end of the token starting at the cursor.
+    fn token_end(&self) -> usize {
+        self.rest()
+            .iter()
+            .position(|&b| is_token_end(b))
+            .map_or(self.bytes.len(), |n| self.pos + n)
+    }
+
+    /// pgn-reader's `skip_whitespace`: blanks, newlines, and `%` escape
+    /// lines (a `%` at the start of a line hides the rest of that line).
+    fn skip_whitespace(&mut self, mut new_line: bool) {
+        while let Some(b) = self.peek() {
+            match b {
+                b' ' | b'\t' | b'\r' => self.skip(1),
+                b'\n' => {
+                    new_line = true;
+                    self.bump();
+                }
+                b'%' if new_line => {
+                    self.skip(1);
+                    self.skip_until_after(b'\n');
+                }
+                _ => return,
+            }
+        }
+    }
+}
+
+impl Lexed {
+    /// Locates tags and mainline tokens of one game. `bytes` starts where
+    /// pgn-reader starts the game (after leading blanks) and `first_line` is
+    /// the line of its first byte.
+    pub fn scan(&mut self, bytes: &[u8], first_line: u64) {
+        self.tag_lines.clear();
+        self.bad_tags.clear();
+        self.sans.clear();
+        self.stop = None;
+        self.marker = None;
+        self.unterminated_comment = None;
+        let mut cur = Cursor {
+            bytes,
+            pos: 0,
+            line: first_line,
+        };
+        if self.scan_tags(&mut cur) {
+            self.scan_movetext(&mut cur);
+        }
+        self.last_line = cur.line;
+    }
+
+    /// pgn-reader's `read_tags` and `skip_ket`. Returns false when the tags
+    /// end the game (an unterminated tag at the end of the input).
+    fn scan_tags(&mut self, cur: &mut Cursor<'_>) -> bool {
+        while cur.peek() == Some(b'[') {
+            let line_start = cur.pos;
+            let line = cur.line;
+            cur.skip(1);
+            let rest = cur.rest();
+            let Some(delim) = memchr::memchr3(b'"', b'\n', b']', rest) else {
+                self.bad(TagProblem::UnterminatedValue, line, line_start);
+                cur.skip_until_after(b'\n');
+                return false;
+            };
+            if rest[delim] != b'"' {
+                self.bad(TagProblem::NoValue, line, line_start);
+                cur.skip(delim);
+                cur.bump();
+                self.skip_ket(cur, line, line_start);
+                continue;
+            }
+            let name = &rest[..delim];
+            let name = name.strip_suffix(b" ").unwrap_or(name);
+            let mut problem = None;
+            if name.is_empty()
+                || !name
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            {
+                problem = Some(TagProblem::BadName);
+            }
+            cur.skip(delim + 1);
+            // The value: up to an unescaped quote, or the end of the line.
+            loop {
+                let rest = cur.rest();
+                match memchr::memchr3(b'\\', b'"', b'\n', rest) {
+                    Some(n) if rest[n] == b'"' => {
+                        cur.skip(n + 1);
+                        break;
+                    }
+                    Some(n) if rest[n] == b'\n' => {
+                        cur.skip(n);
+                        problem.get_or_insert(TagProblem::UnterminatedValue);
+                        break;
+                    }
+                    Some(n) => cur.skip(n + 2),
+                    None => {
+                        // pgn-reader fails the game here ("unterminated tag").
+                        self.bad(TagProblem::UnterminatedValue, line, line_start);
+                        cur.skip(rest.len());
+                        return false;
+                    }
+                }
+            }
+            self.tag_lines.push(line);
+            if let Some(problem) = problem {
+                self.bad(problem, line, line_start);
+            }
+            self.skip_ket(cur, line, line_start);
+        }
+        true
+    }
+
+    fn skip_ket(&mut self, cur: &mut Cursor<'_>, line: u64, line_start: usize) {
+        while let Some(b) = cur.peek() {
+            match b {
+                b' ' | b'\t' | b'\r' => cur.skip(1),
+                b']' => {
+                    cur.skip(1);
+                    cur.skip_whitespace(false);
+                    return;
+                }
+                b'\n' => {
+                    self.bad(TagProblem::MissingBracket, line, line_start);
+                    cur.bump();
+                    cur.skip_whitespace(true);
+                    return;
+                }
+                _ => break,
+            }
+        }
+        self.bad(TagProblem::MissingBracket, line, line_start);
+    }
+
+    /// Records a tag problem, once per tag line.
+    fn bad(&mut self, problem: TagProblem, line: u64, line_start: usize) {
+        if self.bad_tags.last().is_none_or(|b| b.line_start != line_start) {
+            self.bad_tags.push(BadTag {
+                problem,
+                line,
+                line_start,
+            });
+        }
+    }
+
+    /// pgn-reader's `read_movetext`, with variations skipped as its
+    /// `skip_variation` does.
+    fn scan_movetext(&mut self, cur: &mut Cursor<'_>) {
+        while let Some(b) = cur.peek() {
+            let start = cur.pos;
+            let line = cur.line;
+            match b {
+                b'{' => {
+                    cur.skip(1);
+                    if !cur.skip_until_after(b'}') {
+                        self.unterminated_comment = Some(line);
+                    }
+                }
+                b'\n' => {
+                    cur.bump();
+                    match cur.peek() {
+                        Some(b'%') => {
+                            cur.skip(1);
+                            cur.skip_until(b'\n');
+                        }
+                        Some(b'[' | b'\n') => return,
+                        Some(b'\r') => {
+                            cur.skip(1);
+                            if cur.peek() == Some(b'\n') {
+                                return;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                b';' => {
+                    cur.skip_until(b'\n');
+                }
+                b'0' => {
+                    cur.skip(1);
+                    if cur.eat_dash() {
+                        if cur.eat(b"1") {
+                            let outcome = Outcome::Known(KnownOutcome::Decisive {
+                                winner: Color::Black,
+                            });
+                            self.outcome(outcome, line, start, cur.pos);
+                        } else if cur.eat(b"0") {
+                            let side = if cur.eat_dash() && cur.eat(b"0") {
+                                shakmaty::CastlingSide::QueenSide
+                            } else {
+                                shakmaty::CastlingSide::KingSide
+                            };
+                            let suffix = match cur.peek() {
+                                Some(b'+') => Some(Suffix::Check),
+                                Some(b'#') => Some(Suffix::Checkmate),
+                                _ => None,
+                            };
+                            if suffix.is_some() {
+                                cur.skip(1);
+                            }
+                            let san = SanPlus {
+                                san: San::Castle(side),
+                                suffix,
+                            };
+                            self.san(san, line, start, cur.pos);
+                        } else {
+                            self.unreadable(cur, line, start);
+                        }
+                    } else {
+                        self.unreadable(cur, line, start);
+                    }
+                }
+                b'1' => {
+                    cur.skip(1);
+                    if cur.eat_dash() {
+                        if cur.eat(b"0") {
+                            let outcome = Outcome::Known(KnownOutcome::Decisive {
+                                winner: Color::White,
+                            });
+                            self.outcome(outcome, line, start, cur.pos);
+                        } else {
+                            self.unreadable(cur, line, start);
+                        }
+                    } else if cur.eat(b"/2") {
+                        if cur.eat_dash() && cur.eat(b"1/2") {
+                            self.outcome(Outcome::Known(KnownOutcome::Draw), line, start, cur.pos);
+                        } else {
+                            self.unreadable(cur, line, start);
+                            skip_move_number_tail(cur);
+                        }
+                    } else {
+                        skip_move_number_tail(cur);
+                    }
+                }
+                0xc2 => {
+                    // ½-½
+                    cur.skip(1);
+                    if cur.eat(b"\xbd") && cur.eat_dash() && cur.eat("½".as_bytes()) {
+                        self.outcome(Outcome::Known(KnownOutcome::Draw), line, start, cur.pos);
+                    } else {
+                        self.unreadable(cur, line, start);
+                    }
+                }
+                b'2'..=b'9' => {
+                    cur.skip(1);
+                    skip_move_number_tail(cur);
+                }
+                b'(' => {
+                    cur.skip(1);
+                    skip_variation(cur);
+                }
+                b')' => {
+                    // pgn-reader reports an unmatched `)` as the end of a
+                    // variation, which the mainline ignores.
+                    cur.skip(1);
+                }
+                b'$' => {
+                    cur.skip(1);
+                    let end = cur.token_end();
+                    let digits = cur.bytes.get(cur.pos..end).unwrap_or_default();
+                    if btoi::btou::<u8>(digits).is_err() {
+                        self.unreadable_token(cur, line, start, end);
+                    }
+                    cur.pos = end;
+                }
+                b'!' | b'?' => {
+                    cur.skip(1);
+                    if matches!(cur.peek(), Some(b'!' | b'?')) {
+                        cur.skip(1);
+                    }
+                }
+                b'*' => {
+                    cur.skip(1);
+                    self.outcome(Outcome::Unknown, line, start, cur.pos);
+                }
+                b' ' | b'\t' | b'\r' | b'.' => cur.skip(1),
+                _ => match SanPlus::from_ascii_prefix(cur.rest()) {
+                    Ok((san, n)) => {
+                        cur.skip(n);
+                        if cur.peek().is_none_or(is_token_end) {
+                            self.san(san, line, start, cur.pos);
+                        } else {
+                            let end = cur.token_end();
+                            self.unreadable_token(cur, line, start, end);
+                        }
+                    }
+                    Err(_) => {
+                        if let Some(n) = en_passant_mark(cur.rest()) {
+                            cur.skip(n);
+                        } else {
+                            // pgn-reader skips one byte, then to the token end.
+                            cur.skip(1);
+                            let end = cur.token_end();
+                            self.unreadable_token(cur, line, start, end);
+                            cur.pos = end;
+                        }
+                    }
+                },
+            }
+        }
+    }
+
+    fn san(&mut self, san: SanPlus, line: u64, start: usize, end: usize) {
+        if self.stop.is_some() {
+            return;
+        }
+        if self.marker.is_some() {
+            self.stop = Some(Stop {
+                kind: StopKind::AfterResult,
+                line,
+                start,
+                end,
+            });
+            return;
+        }
+        self.sans.push(SanToken {
+            san,
+            line,
+            start,
+            end,
+        });
+    }
+
+    fn outcome(&mut self, outcome: Outcome, line: u64, start: usize, end: usize) {
+        if self.marker.is_none() {
+            self.marker = Some(Marker { outcome, line });
+        } else if self.stop.is_none() {
+            // A second marker is text after the first.
+            self.stop = Some(Stop {
+                kind: StopKind::AfterResult,
+                line,
+                start,
+                end,
+            });
+        }
+    }
+
+    /// A token from `start` that pgn-reader skips; the cursor is after what
+    /// pgn-reader consumed of it.
+    fn unreadable(&mut self, cur: &Cursor<'_>, line: u64, start: usize) {
+        let probe = Cursor {
+            bytes: cur.bytes,
+            pos: start,
+            line,
+        };
+        let end = probe.token_end().max(cur.pos);
+        self.unreadable_token(cur, line, start, end);
+    }
+
+    fn unreadable_token(&mut self, _cur: &Cursor<'_>, line: u64, start: usize, end: usize) {
+        if self.stop.is_some() {
+            return;
+        }
+        let kind = if self.marker.is_some() {
+            StopKind::AfterResult
+        } else {
+            StopKind::Malformed
+        };
+        self.stop = Some(Stop {
+            kind,
+            line,
+            start,
+            end,
+        });
+    }
+}
+
+/// After the first digit of a move number: more digits, then dots and blanks.
+fn skip_move_number_tail(cur: &mut Cursor<'_>) {
+    while matches!(cur.peek(), Some(b'0'..=b'9')) {
+        cur.skip(1);
+    }
+    while matches!(cur.peek(), Some(b'.' | b' ')) {
+        cur.skip(1);
+    }
+}
+
+/// `e.p.` or `ep` after an en passant capture: an optional mark of the
+/// notation (FIDE 2023 Appendix C.9), not a move. Returns its length.
+fn en_passant_mark(rest: &[u8]) -> Option<usize> {
+    [&b"e.p."[..], b"ep"].into_iter().find_map(|mark| {
+        let after = rest.strip_prefix(mark)?;
+        after
+            .first()
+            .is_none_or(|&b| is_token_end(b) && b != b'.')
+            .then_some(mark.len())
+    })
+}
+
+/// pgn-reader's `skip_variation`, entered after the `(`.
+fn skip_variation(cur: &mut Cursor<'_>) {
+    let mut depth = 0usize;
+    while let Some(b) = cur.peek() {
+        match b {
+            b'(' => {
+                cur.skip(1);
+                depth += 1;
+            }
+            b')' => match depth.checked_sub(1) {
+                Some(d) => {
+                    cur.skip(1);
+                    depth = d;
+                }
+                None => return,
+            },
+            b'{' => {
+                cur.skip(1);
+                cur.skip_until_after(b'}');
+            }
+            b';' => {
+                cur.skip(1);
+                cur.skip_until(b'\n');
+            }
+            b'\n' => match cur.peek_at(1) {
+                Some(b'%') => {
+                    cur.bump();
+                    cur.skip(1);
+                    cur.skip_until(b'\n');
+                }
+                Some(b'[' | b'\n') => return,
+                Some(b'\r') if cur.peek_at(2) == Some(b'\n') => return,
+                _ => cur.bump(),
+            },
+            _ => cur.skip(1),
+        }
+    }
+}

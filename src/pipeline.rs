@@ -1,0 +1,332 @@
+//! The run: inputs are read and cut into blocks of whole games (one reader),
+//! blocks are checked (by `jobs` workers), and results are written in input
+//! order (the caller's thread). Queues are bounded and so is the number of
+//! blocks in flight, so memory does not grow with the input.
+
+use std::{
+    io::{self, Read},
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
+
+use crate::{
+    checks,
+    game::{RawGame, Tags, decode},
+    input::{self, Input},
+    lexer::Lexed,
+    pgn::{self, BlockGames},
+    report::GameResult,
+};
+
+/// Bytes of decompressed input per block (a block only ends between games).
+const BLOCK_BYTES: usize = 1 << 20;
+
+/// A game larger than this is cut, so that a stray `{` cannot make the
+/// reader hold the rest of an archive in memory.
+const MAX_GAME_BYTES: usize = 1 << 30;
+
+/// Whole games from one input.
+#[derive(Debug)]
+pub struct Block {
+    /// Index of the input.
+    pub input: usize,
+    /// The games' bytes.
+    pub bytes: Vec<u8>,
+    /// 1-based line of the block's first byte.
+    pub first_line: u64,
+}
+
+/// What the reader hands on, in input order.
+#[derive(Debug)]
+pub enum Piece {
+    /// Games to check.
+    Block(Block),
+    /// An operational problem with an input (it is printed and counted).
+    Problem {
+        /// Index of the input.
+        input: usize,
+        /// What went wrong.
+        message: String,
+    },
+    /// An input has been read to its end (or given up on).
+    InputDone(usize),
+}
+
+/// What the writer receives, in input order.
+#[derive(Debug)]
+pub enum Checked {
+    /// The games of one block.
+    Games {
+        /// Index of the input.
+        input: usize,
+        /// The games, in order.
+        games: Vec<GameResult>,
+    },
+    /// An operational problem.
+    Problem {
+        /// Index of the input.
+        input: usize,
+        /// What went wrong.
+        message: String,
+    },
+    /// An input is done.
+    InputDone(usize),
+}
+
+/// Reusable buffers of one worker.
+#[derive(Default)]
+pub struct Worker {
+    tags: Tags,
+    lexed: Lexed,
+}
+
+impl Worker {
+    /// Checks a piece: blocks are checked, the rest passes through.
+    pub fn check(&mut self, piece: Piece) -> Checked {
+        match piece {
+            Piece::Block(block) => Checked::Games {
+                input: block.input,
+                games: self.check_block(&block),
+            },
+            Piece::Problem { input, message } => Checked::Problem { input, message },
+            Piece::InputDone(input) => Checked::InputDone(input),
+        }
+    }
+
+    /// Checks every game of a block.
+    pub fn check_block(&mut self, block: &Block) -> Vec<GameResult> {
+        let mut out = Vec::new();
+        let mut games = BlockGames::new(&block.bytes);
+        let mut line = block.first_line;
+        let mut counted = 0;
+        while let Some(span) = games.next_game(&mut self.tags) {
+            let before = block.bytes.get(counted..span.start).unwrap_or_default();
+            line += memchr::memchr_iter(b'\n', before).count() as u64;
+            counted = span.start;
+            let bytes = block.bytes.get(span.start..span.end).unwrap_or_default();
+            self.lexed.scan(bytes, line);
+            let game = RawGame {
+                bytes,
+                line,
+                tags: &self.tags,
+                lexed: &self.lexed,
+            };
+            out.push(check_game(&game));
+        }
+        out
+    }
+}
+
+/// Checks one game.
+pub fn check_game(game: &RawGame<'_>) -> GameResult {
+    let mut findings = Vec::new();
+    let verdict = checks::audit(game, &mut findings);
+    let tag = |name: &str| {
+        game.tags
+            .get(name)
+            .map(|v| decode(v).0.into_owned())
+            .unwrap_or_default()
+    };
+    GameResult {
+        line: game.line,
+        event: tag("Event"),
+        site: tag("Site"),
+        date: tag("Date"),
+        round: tag("Round"),
+        white: tag("White"),
+        black: tag("Black"),
+        result: tag("Result"),
+        termination: tag("Termination"),
+        verdict,
+        findings,
+    }
+}
+
+/// Reads up to `want` more bytes into `buf`. Returns true at the end of
+/// the stream.
+fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    let target = buf.len() + want;
+    let mut len = buf.len();
+    buf.resize(target, 0);
+    while len < target {
+        match reader.read(&mut buf[len..]) {
+            Ok(0) => {
+                buf.truncate(len);
+                return Ok(true);
+            }
+            Ok(n) => len += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                buf.truncate(len);
+                return Err(err);
+            }
+        }
+    }
+    buf.truncate(len);
+    Ok(false)
+}
+
+/// Reads every input in order and cuts it into blocks of whole games.
+/// `emit` returns false to stop early (the output is gone).
+pub fn read_inputs(inputs: &[Input], counter: &Arc<AtomicU64>, emit: &mut dyn FnMut(Piece) -> bool) {
+    for (index, input) in inputs.iter().enumerate() {
+        if !read_input(index, input, counter, emit) {
+            return;
+        }
+        if !emit(Piece::InputDone(index)) {
+            return;
+        }
+    }
+}
+
+fn read_input(
+    index: usize,
+    input: &Input,
+    counter: &Arc<AtomicU64>,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) -> bool {
+    let mut opened = match input::open(&input.source, counter.clone()) {
+        Ok(opened) => opened,
+        Err(err) => {
+            return emit(Piece::Problem {
+                input: index,
+                message: err.to_string(),
+            });
+        }
+    };
+    let mut chunk: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
+    let mut line = 1u64;
+    let mut want = BLOCK_BYTES;
+    loop {
+        let (eof, error) = match fill(&mut opened.reader, &mut chunk, want) {
+            Ok(eof) => (eof, None),
+            Err(err) => (true, Some(err)),
+        };
+        let cut = if eof {
+            chunk.len()
+        } else {
+            match pgn::last_game_start(&chunk) {
+                0 if chunk.len() < MAX_GAME_BYTES => {
+                    // One game larger than the chunk: read more of it.
+                    want = chunk.len();
+                    continue;
+                }
+                0 => {
+                    let message = format!(
+                        "a game at line {line} is larger than {} MiB (an unclosed comment?); it is checked in pieces",
+                        MAX_GAME_BYTES >> 20
+                    );
+                    if !emit(Piece::Problem {
+                        input: index,
+                        message,
+                    }) {
+                        return false;
+                    }
+                    chunk.len()
+                }
+                cut => cut,
+            }
+        };
+        want = BLOCK_BYTES;
+        let rest = chunk.split_off(cut);
+        let bytes = std::mem::replace(&mut chunk, {
+            let mut next = Vec::with_capacity(BLOCK_BYTES * 2);
+            next.extend_from_slice(&rest);
+            next
+        });
+        let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
+        if !bytes.is_empty()
+            && !emit(Piece::Block(Block {
+                input: index,
+                bytes,
+                first_line: line,
+            }))
+        {
+            return false;
+        }
+        line += lines;
+        if let Some(err) = error {
+            return emit(Piece::Problem {
+                input: index,
+                message: format!("read failed after line {line}: {err}"),
+            });
+        }
+        if eof {
+            return true;
+        }
+    }
+}
+
+/// Runs the reader, `jobs` workers and the writer `sink` (on this thread),
+/// which receives results in input order and returns false to stop.
+pub fn run(
+    inputs: &[Input],
+    jobs: usize,
+    counter: &Arc<AtomicU64>,
+    sink: &mut dyn FnMut(Checked) -> bool,
+) {
+    if jobs <= 1 {
+        let mut worker = Worker::default();
+        read_inputs(inputs, counter, &mut |piece| sink(worker.check(piece)));
+        return;
+    }
+    // Pieces in flight (read but not yet written) are capped by tokens.
+    let in_flight = jobs * 4;
+    let (tokens_tx, tokens_rx) = crossbeam_channel::bounded::<()>(in_flight);
+    for _ in 0..in_flight {
+        let _ = tokens_tx.send(());
+    }
+    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Piece)>(jobs * 2);
+    let (done_tx, done_rx) = crossbeam_channel::bounded::<(u64, Checked)>(in_flight);
+    let stop = Arc::new(AtomicU64::new(0));
+    std::thread::scope(|scope| {
+        let reader_stop = stop.clone();
+        scope.spawn(move || {
+            let mut seq = 0u64;
+            read_inputs(inputs, counter, &mut |piece| {
+                if reader_stop.load(Ordering::Relaxed) != 0 || tokens_rx.recv().is_err() {
+                    return false;
+                }
+                let sent = work_tx.send((seq, piece)).is_ok();
+                seq += 1;
+                sent
+            });
+        });
+        for _ in 0..jobs {
+            let work_rx = work_rx.clone();
+            let done_tx = done_tx.clone();
+            scope.spawn(move || {
+                let mut worker = Worker::default();
+                for (seq, piece) in work_rx {
+                    if done_tx.send((seq, worker.check(piece))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(work_rx);
+        drop(done_tx);
+        let mut next = 0u64;
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut open = true;
+        for (seq, checked) in &done_rx {
+            waiting.insert(seq, checked);
+            while let Some(checked) = waiting.remove(&next) {
+                next += 1;
+                if open && !sink(checked) {
+                    open = false;
+                    stop.store(1, Ordering::Relaxed);
+                }
+                let _ = tokens_tx.send(());
+            }
+            if !open {
+                break;
+            }
+        }
+        // Unblock the reader if it waits for a token, then let threads end.
+        drop(tokens_tx);
+        drop(done_rx);
+    });
+}

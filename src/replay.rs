@@ -1,0 +1,228 @@
+//! Plays a game's mainline moves on shakmaty: the plies that are legal, the
+//! first move that is not (and why), the final position, and the moves whose
+//! check or mate suffix disagrees with the board.
+
+use shakmaty::{
+    Chess, Color, EnPassantMode, Position,
+    fen::Fen,
+    san::{San, SanError, SanPlus, Suffix},
+};
+
+use crate::lexer::SanToken;
+
+/// Why a move could not be played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The SAN matches no legal move.
+    Illegal,
+    /// The SAN matches more than one legal move.
+    Ambiguous,
+}
+
+/// The first move that could not be played.
+#[derive(Debug, Clone)]
+pub struct Stopped {
+    /// Index of the move in the mainline (0-based; the ply is `index + 1`).
+    pub index: usize,
+    /// Why.
+    pub failure: Failure,
+}
+
+/// A move whose written suffix disagrees with the position it produces.
+#[derive(Debug, Clone)]
+pub struct SuffixIssue {
+    /// Index of the move in the mainline.
+    pub index: usize,
+    /// The position before the move.
+    pub before: Chess,
+    /// What the board says the suffix should be: `None` no check, else check
+    /// or mate.
+    pub board: Option<Suffix>,
+}
+
+/// The outcome of replaying a mainline.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The position after the last legal move.
+    pub end: Chess,
+    /// How many moves were played.
+    pub plies: usize,
+    /// The move replay stopped at, if any.
+    pub stopped: Option<Stopped>,
+    /// Moves with a wrong `+` or `#`.
+    pub suffix_issues: Vec<SuffixIssue>,
+}
+
+/// Plays `moves` from `start` until one is not legal.
+pub fn replay(start: &Chess, moves: &[SanToken]) -> Replay {
+    let mut pos = start.clone();
+    let mut suffix_issues = Vec::new();
+    for (index, token) in moves.iter().enumerate() {
+        let m = match token.san.san.to_move(&pos) {
+            Ok(m) => m,
+            Err(err) => {
+                let failure = match err {
+                    SanError::IllegalSan => Failure::Illegal,
+                    SanError::AmbiguousSan => Failure::Ambiguous,
+                };
+                return Replay {
+                    end: pos,
+                    plies: index,
+                    stopped: Some(Stopped { index, failure }),
+                    suffix_issues,
+                };
+            }
+        };
+        let before = (token.san.suffix.is_some()).then(|| pos.clone());
+        pos.play_unchecked(m);
+        let board = board_suffix(&pos);
+        if board != token.san.suffix && !(board == Some(Suffix::Check) && token.san.suffix.is_none())
+        {
+            // A check written without `+` is common and not reported; a
+            // wrong `+`, a wrong `#` and a mate without `#` are.
+            let before = before.unwrap_or_else(|| position_before(start, moves, index));
+            suffix_issues.push(SuffixIssue {
+                index,
+                before,
+                board,
+            });
+        }
+    }
+    Replay {
+        end: pos,
+        plies: moves.len(),
+        stopped: None,
+        suffix_issues,
+    }
+}
+
+/// Check or mate as the board shows it after a move.
+fn board_suffix(pos: &Chess) -> Option<Suffix> {
+    if !pos.is_check() {
+        None
+    } else if pos.is_checkmate() {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
+    }
+}
+
+/// The position before the move at `index`, replaying from the start. Only
+/// for moves already known to be legal.
+pub fn position_before(start: &Chess, moves: &[SanToken], index: usize) -> Chess {
+    let mut pos = start.clone();
+    for token in moves.iter().take(index) {
+        match token.san.san.to_move(&pos) {
+            Ok(m) => pos.play_unchecked(m),
+            Err(_) => break,
+        }
+    }
+    pos
+}
+
+/// The PGN move number of the move to be played in `pos`: `23.` or `23...`.
+pub fn move_number(pos: &Chess) -> String {
+    match pos.turn() {
+        Color::White => format!("{}.", pos.fullmoves()),
+        Color::Black => format!("{}...", pos.fullmoves()),
+    }
+}
+
+/// The position as FEN, with an en passant square only when the capture is
+/// legal.
+pub fn fen(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// The legal moves that a SAN fits, written as SAN: what an ambiguous move
+/// could have meant.
+pub fn candidates(pos: &Chess, san: &SanPlus) -> Vec<String> {
+    pos.legal_moves()
+        .iter()
+        .filter(|m| san.san.matches(**m))
+        .map(|m| San::from_move(pos, *m).to_string())
+        .collect()
+}
+
+/// The side's name for messages.
+pub fn side(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lexer::Lexed;
+
+    fn play(movetext: &str) -> (Replay, Lexed) {
+        let mut lexed = Lexed::default();
+        lexed.scan(movetext.as_bytes(), 1);
+        (replay(&Chess::default(), &lexed.sans), lexed)
+    }
+
+    #[test]
+    fn plays_legal_moves_to_mate() {
+        let (r, _) = play("1. f3 e5 2. g4 Qh4# 0-1");
+        assert_eq!(r.plies, 4);
+        assert!(r.stopped.is_none());
+        assert!(r.end.is_checkmate());
+        assert!(r.suffix_issues.is_empty());
+    }
+
+    #[test]
+    fn stops_at_an_illegal_move() {
+        let (r, _) = play("1. e4 e5 2. Ke3 Nc6 *");
+        assert_eq!(r.plies, 2);
+        let stopped = r.stopped.unwrap();
+        assert_eq!(stopped.index, 2);
+        assert_eq!(stopped.failure, Failure::Illegal);
+        assert_eq!(move_number(&r.end), "2.");
+    }
+
+    #[test]
+    fn stops_at_an_ambiguous_move() {
+        let (r, lexed) = play("1. Nf3 d5 2. d3 e5 3. Nd2 *");
+        let stopped = r.stopped.unwrap();
+        assert_eq!(stopped.failure, Failure::Ambiguous);
+        let mut c = candidates(&r.end, &lexed.sans[stopped.index].san);
+        c.sort();
+        assert_eq!(c, ["Nbd2", "Nfd2"]);
+    }
+
+    #[test]
+    fn null_moves_are_illegal() {
+        let (r, _) = play("1. e4 -- 2. d4 *");
+        assert_eq!(r.stopped.unwrap().failure, Failure::Illegal);
+    }
+
+    #[test]
+    fn reports_wrong_suffixes_but_not_a_missing_plus() {
+        // 2. Qh5 gives no check; 3. Bc4 is not check; 4. Qxf7 mates without '#'.
+        let (r, _) = play("1. e4 e5 2. Qh5+ Nc6 3. Bc4# Nf6 4. Qxf7+ 1-0");
+        let issues: Vec<(usize, Option<Suffix>)> =
+            r.suffix_issues.iter().map(|i| (i.index, i.board)).collect();
+        assert_eq!(
+            issues,
+            [(2, None), (4, None), (6, Some(Suffix::Checkmate))]
+        );
+        let (r, _) = play("1. e4 f5 2. Qh5 *");
+        assert!(r.suffix_issues.is_empty(), "a check without '+' is fine");
+        let (r, _) = play("1. e4 f5 2. Qh5# *");
+        assert_eq!(r.suffix_issues[0].board, Some(Suffix::Check));
+        assert_eq!(fen(&r.suffix_issues[0].before), "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    }
+
+    #[test]
+    fn fen_shows_en_passant_only_when_legal() {
+        let (r, _) = play("1. e4 a6 2. e5 d5 *");
+        assert_eq!(
+            fen(&r.end),
+            "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"
+        );
+        let (r, _) = play("1. e4 d5 *");
+        assert!(fen(&r.end).contains(" w KQkq - 0 2"));
+    }
+}

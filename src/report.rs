@@ -1,0 +1,264 @@
+//! The two CSV reports (findings, one row each; games, one row each) written
+//! in input order, and the run's summary counts.
+
+use std::{collections::BTreeMap, io::Write, time::Duration};
+
+use serde::Serialize;
+
+use crate::{
+    checks::{Verdict, result_str},
+    finding::{Finding, Kind, Severity},
+};
+
+/// The findings report's columns, in order.
+pub const FINDINGS_HEADER: [&str; 16] = [
+    "file", "game", "line", "white", "black", "date", "round", "result", "ply", "move", "san",
+    "severity", "code", "rule", "message", "fen",
+];
+
+/// The games report's columns, in order.
+pub const GAMES_HEADER: [&str; 17] = [
+    "file",
+    "game",
+    "line",
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "result",
+    "plies",
+    "termination",
+    "board_end",
+    "expected_result",
+    "errors",
+    "warnings",
+    "infos",
+];
+
+/// One game, checked: what the reports say about it.
+#[derive(Debug, Clone)]
+pub struct GameResult {
+    /// 1-based line of the game's first byte.
+    pub line: u64,
+    /// Tag values for the reports, decoded to text.
+    pub event: String,
+    /// Site tag.
+    pub site: String,
+    /// Date tag.
+    pub date: String,
+    /// Round tag.
+    pub round: String,
+    /// White tag.
+    pub white: String,
+    /// Black tag.
+    pub black: String,
+    /// Result tag.
+    pub result: String,
+    /// Termination tag.
+    pub termination: String,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Findings in the order of the record.
+    pub findings: Vec<Finding>,
+}
+
+#[derive(Serialize)]
+struct FindingRow<'a> {
+    file: &'a str,
+    game: u64,
+    line: u64,
+    white: &'a str,
+    black: &'a str,
+    date: &'a str,
+    round: &'a str,
+    result: &'a str,
+    ply: Option<u32>,
+    #[serde(rename = "move")]
+    number: &'a str,
+    san: &'a str,
+    severity: &'a str,
+    code: &'a str,
+    rule: &'a str,
+    message: &'a str,
+    fen: &'a str,
+}
+
+#[derive(Serialize)]
+struct GameRow<'a> {
+    file: &'a str,
+    game: u64,
+    line: u64,
+    event: &'a str,
+    site: &'a str,
+    date: &'a str,
+    round: &'a str,
+    white: &'a str,
+    black: &'a str,
+    result: &'a str,
+    plies: usize,
+    termination: &'a str,
+    board_end: &'a str,
+    expected_result: &'a str,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+/// Counts for the summary and the exit status.
+#[derive(Debug, Default, Clone)]
+pub struct Summary {
+    /// Inputs read to their end or failed.
+    pub files: u64,
+    /// Games reported.
+    pub games: u64,
+    /// Plies replayed.
+    pub plies: u64,
+    /// Findings per severity.
+    pub by_severity: BTreeMap<Severity, u64>,
+    /// Findings per code.
+    pub by_kind: BTreeMap<Kind, u64>,
+    /// Operational problems (unreadable inputs, corrupt streams).
+    pub problems: u64,
+}
+
+impl Summary {
+    /// Findings at or above a severity.
+    pub fn at_least(&self, severity: Severity) -> u64 {
+        self.by_severity
+            .range(severity..)
+            .map(|(_, n)| *n)
+            .sum()
+    }
+
+    /// The summary lines for stderr.
+    pub fn render(&self, elapsed: Duration, rules: &str) -> String {
+        let secs = elapsed.as_secs_f64();
+        let rate = if secs > 0.0 {
+            self.games as f64 / secs
+        } else {
+            0.0
+        };
+        let count = |s| self.by_severity.get(&s).copied().unwrap_or(0);
+        let mut out = format!(
+            "pgn-arbiter: {} files, {} games, {} plies; {} errors, {} warnings, {} infos; rules {rules}; {:.2} s, {:.0} games/s\n",
+            self.files,
+            self.games,
+            self.plies,
+            count(Severity::Error),
+            count(Severity::Warning),
+            count(Severity::Info),
+            secs,
+            rate
+        );
+        for (kind, n) in &self.by_kind {
+            out.push_str(&format!("  {n:>10}  {} ({})\n", kind.code(), kind.severity()));
+        }
+        if self.problems > 0 {
+            out.push_str(&format!(
+                "  {} input problem(s), reported above\n",
+                self.problems
+            ));
+        }
+        out
+    }
+}
+
+/// Writes both reports.
+pub struct Report {
+    findings: csv::Writer<Box<dyn Write + Send>>,
+    games: Option<csv::Writer<Box<dyn Write + Send>>>,
+    /// Counts so far.
+    pub summary: Summary,
+}
+
+impl Report {
+    /// Starts both reports, writing their headers.
+    pub fn new(
+        findings: Box<dyn Write + Send>,
+        games: Option<Box<dyn Write + Send>>,
+    ) -> csv::Result<Report> {
+        let mut findings = csv::Writer::from_writer(findings);
+        findings.write_record(FINDINGS_HEADER)?;
+        let games = match games {
+            Some(out) => {
+                let mut w = csv::Writer::from_writer(out);
+                w.write_record(GAMES_HEADER)?;
+                Some(w)
+            }
+            None => None,
+        };
+        Ok(Report {
+            findings,
+            games,
+            summary: Summary::default(),
+        })
+    }
+
+    /// Writes one game's findings and its row.
+    pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
+        let mut counts = [0usize; 3];
+        for f in &game.findings {
+            let severity = f.kind.severity();
+            counts[severity as usize] += 1;
+            *self.summary.by_severity.entry(severity).or_default() += 1;
+            *self.summary.by_kind.entry(f.kind).or_default() += 1;
+            let (ply, number_label, san) = match &f.mv {
+                Some(m) => (Some(m.ply), m.number.as_str(), m.san.as_str()),
+                None => (None, "", ""),
+            };
+            self.findings.serialize(FindingRow {
+                file,
+                game: number,
+                line: f.line,
+                white: &game.white,
+                black: &game.black,
+                date: &game.date,
+                round: &game.round,
+                result: &game.result,
+                ply,
+                number: number_label,
+                san,
+                severity: severity.as_str(),
+                code: f.kind.code(),
+                rule: f.rule,
+                message: &f.message,
+                fen: &f.fen,
+            })?;
+        }
+        self.summary.games += 1;
+        self.summary.plies += game.verdict.plies as u64;
+        if let Some(games) = &mut self.games {
+            games.serialize(GameRow {
+                file,
+                game: number,
+                line: game.line,
+                event: &game.event,
+                site: &game.site,
+                date: &game.date,
+                round: &game.round,
+                white: &game.white,
+                black: &game.black,
+                result: &game.result,
+                plies: game.verdict.plies,
+                termination: &game.termination,
+                board_end: game.verdict.board_end.as_str(),
+                expected_result: game.verdict.expected.map_or("", result_str),
+                errors: counts[Severity::Error as usize],
+                warnings: counts[Severity::Warning as usize],
+                infos: counts[Severity::Info as usize],
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Flushes both reports.
+    pub fn finish(&mut self) -> std::io::Result<()> {
+        self.findings.flush()?;
+        if let Some(games) = &mut self.games {
+            games.flush()?;
+        }
+        Ok(())
+    }
+}
