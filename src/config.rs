@@ -66,7 +66,9 @@ impl Config {
             paths.push(PathBuf::from("-"));
         }
         if paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
-            return Err(UsageError("standard input ('-') can be read only once".into()));
+            return Err(UsageError(
+                "standard input ('-') can be read only once".into(),
+            ));
         }
         let jobs = match cli.jobs {
             Some(0) => return Err(UsageError("--jobs must be at least 1".into())),

@@ -12,6 +12,12 @@
 //! moves and tags found here are the ones pgn-reader reports.
 //!
 //! Mainline moves are read with shakmaty's own SAN parser, as pgn-reader does.
+//!
+//! Two boundary rules differ from pgn-reader's, because real archives need
+//! them (see `pipeline::Worker`): a blank line inside movetext is only
+//! whitespace (PGN import format; ChessBase writes one after a game's opening
+//! comment), and a tag section that repeats a tag name after a blank line is
+//! the next game's (header-only games, as in broadcast exports).
 
 use shakmaty::{
     Color, KnownOutcome, Outcome,
@@ -117,6 +123,11 @@ pub struct Lexed {
     pub unterminated_comment: Option<u64>,
     /// Line of the last byte looked at (the game's last line).
     pub last_line: u64,
+    /// Where the next game's tags begin, if this game has tags only and the
+    /// next game's follow after a blank line: (byte offset, tags before it).
+    pub tag_break: Option<(usize, usize)>,
+    /// Tag name ranges seen so far in this game.
+    names: Vec<(usize, usize)>,
 }
 
 /// pgn-reader's token terminators.
@@ -230,21 +241,26 @@ impl Cursor<'_> {
 
     /// pgn-reader's `skip_whitespace`: blanks, newlines, and `%` escape
     /// lines (a `%` at the start of a line hides the rest of that line).
-    fn skip_whitespace(&mut self, mut new_line: bool) {
+    /// Returns how many line breaks it crossed.
+    fn skip_whitespace(&mut self, mut new_line: bool) -> usize {
+        let mut breaks = 0;
         while let Some(b) = self.peek() {
             match b {
                 b' ' | b'\t' | b'\r' => self.skip(1),
                 b'\n' => {
                     new_line = true;
+                    breaks += 1;
                     self.bump();
                 }
                 b'%' if new_line => {
                     self.skip(1);
                     self.skip_until_after(b'\n');
+                    breaks += 1;
                 }
-                _ => return,
+                _ => break,
             }
         }
+        breaks
     }
 }
 
@@ -259,6 +275,8 @@ impl Lexed {
         self.stop = None;
         self.marker = None;
         self.unterminated_comment = None;
+        self.tag_break = None;
+        self.names.clear();
         let mut cur = Cursor {
             bytes,
             pos: 0,
@@ -273,7 +291,12 @@ impl Lexed {
     /// pgn-reader's `read_tags` and `skip_ket`. Returns false when the tags
     /// end the game (an unterminated tag at the end of the input).
     fn scan_tags(&mut self, cur: &mut Cursor<'_>) -> bool {
+        let mut blank_before = false;
         while cur.peek() == Some(b'[') {
+            if blank_before && self.repeats_a_name(cur) {
+                self.tag_break = Some((cur.pos, self.tag_lines.len()));
+                return false;
+            }
             let line_start = cur.pos;
             let line = cur.line;
             cur.skip(1);
@@ -287,17 +310,14 @@ impl Lexed {
                 self.bad(TagProblem::NoValue, line, line_start);
                 cur.skip(delim);
                 cur.bump();
-                self.skip_ket(cur, line, line_start);
+                blank_before = self.skip_ket(cur, line, line_start) >= 2;
                 continue;
             }
             let name = &rest[..delim];
             let name = name.strip_suffix(b" ").unwrap_or(name);
+            self.names.push((cur.pos, cur.pos + name.len()));
             let mut problem = None;
-            if name.is_empty()
-                || !name
-                    .iter()
-                    .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
-            {
+            if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
                 problem = Some(TagProblem::BadName);
             }
             cur.skip(delim + 1);
@@ -327,35 +347,54 @@ impl Lexed {
             if let Some(problem) = problem {
                 self.bad(problem, line, line_start);
             }
-            self.skip_ket(cur, line, line_start);
+            blank_before = self.skip_ket(cur, line, line_start) >= 2;
         }
         true
     }
 
-    fn skip_ket(&mut self, cur: &mut Cursor<'_>, line: u64, line_start: usize) {
+    /// Whether the tag at the cursor has a name this game already has.
+    fn repeats_a_name(&self, cur: &Cursor<'_>) -> bool {
+        let rest = cur.rest().get(1..).unwrap_or_default();
+        let end = rest
+            .iter()
+            .position(|&b| matches!(b, b' ' | b'"' | b']' | b'\n'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        !name.is_empty()
+            && self
+                .names
+                .iter()
+                .any(|&(a, b)| cur.bytes.get(a..b) == Some(name))
+    }
+
+    /// Returns the line breaks crossed after the tag.
+    fn skip_ket(&mut self, cur: &mut Cursor<'_>, line: u64, line_start: usize) -> usize {
         while let Some(b) = cur.peek() {
             match b {
                 b' ' | b'\t' | b'\r' => cur.skip(1),
                 b']' => {
                     cur.skip(1);
-                    cur.skip_whitespace(false);
-                    return;
+                    return cur.skip_whitespace(false);
                 }
                 b'\n' => {
                     self.bad(TagProblem::MissingBracket, line, line_start);
                     cur.bump();
-                    cur.skip_whitespace(true);
-                    return;
+                    return 1 + cur.skip_whitespace(true);
                 }
                 _ => break,
             }
         }
         self.bad(TagProblem::MissingBracket, line, line_start);
+        0
     }
 
     /// Records a tag problem, once per tag line.
     fn bad(&mut self, problem: TagProblem, line: u64, line_start: usize) {
-        if self.bad_tags.last().is_none_or(|b| b.line_start != line_start) {
+        if self
+            .bad_tags
+            .last()
+            .is_none_or(|b| b.line_start != line_start)
+        {
             self.bad_tags.push(BadTag {
                 problem,
                 line,
@@ -384,13 +423,9 @@ impl Lexed {
                             cur.skip(1);
                             cur.skip_until(b'\n');
                         }
-                        Some(b'[' | b'\n') => return,
-                        Some(b'\r') => {
-                            cur.skip(1);
-                            if cur.peek() == Some(b'\n') {
-                                return;
-                            }
-                        }
+                        // A tag line ends the movetext; a blank line does not
+                        // (see the module documentation).
+                        Some(b'[') => return,
                         _ => {}
                     }
                 }
@@ -608,7 +643,8 @@ fn en_passant_mark(rest: &[u8]) -> Option<usize> {
     })
 }
 
-/// pgn-reader's `skip_variation`, entered after the `(`.
+/// pgn-reader's `skip_variation`, entered after the `(` (but a blank line
+/// does not end it).
 fn skip_variation(cur: &mut Cursor<'_>) {
     let mut depth = 0usize;
     while let Some(b) = cur.peek() {
@@ -638,8 +674,7 @@ fn skip_variation(cur: &mut Cursor<'_>) {
                     cur.skip(1);
                     cur.skip_until(b'\n');
                 }
-                Some(b'[' | b'\n') => return,
-                Some(b'\r') if cur.peek_at(2) == Some(b'\n') => return,
+                Some(b'[') => return,
                 _ => cur.bump(),
             },
             _ => cur.skip(1),

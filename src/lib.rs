@@ -35,12 +35,7 @@ use std::{
     time::Instant,
 };
 
-use crate::{
-    config::Config,
-    input::Source,
-    pipeline::Checked,
-    report::Report,
-};
+use crate::{config::Config, input::Source, pipeline::Checked, report::Report};
 
 /// How a run ended, as the exit status says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

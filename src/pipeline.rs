@@ -79,6 +79,7 @@ pub enum Checked {
 #[derive(Default)]
 pub struct Worker {
     tags: Tags,
+    next_tags: Tags,
     lexed: Lexed,
 }
 
@@ -96,27 +97,78 @@ impl Worker {
     }
 
     /// Checks every game of a block.
+    ///
+    /// Games are pgn-reader's, with two corrections. Movetext that pgn-reader
+    /// cut at a blank line (a tagless piece after a game with no termination
+    /// marker) is joined to its game. A run of header-only games, which
+    /// pgn-reader reads as one game, is split where the lexer sees a tag
+    /// name repeat after a blank line.
     pub fn check_block(&mut self, block: &Block) -> Vec<GameResult> {
+        let bytes = &block.bytes[..];
         let mut out = Vec::new();
-        let mut games = BlockGames::new(&block.bytes);
+        let mut games = BlockGames::new(bytes);
         let mut line = block.first_line;
         let mut counted = 0;
-        while let Some(span) = games.next_game(&mut self.tags) {
-            let before = block.bytes.get(counted..span.start).unwrap_or_default();
-            line += memchr::memchr_iter(b'\n', before).count() as u64;
+        let mut next = games.next_game(&mut self.next_tags);
+        while let Some(mut span) = next.take() {
+            self.tags.swap(&mut self.next_tags);
+            next = games.next_game(&mut self.next_tags);
+            line += newlines(bytes, counted, span.start);
             counted = span.start;
-            let bytes = block.bytes.get(span.start..span.end).unwrap_or_default();
-            self.lexed.scan(bytes, line);
-            let game = RawGame {
-                bytes,
-                line,
-                tags: &self.tags,
-                lexed: &self.lexed,
-            };
-            out.push(check_game(&game));
+            while let Some(n) = next
+                && self.next_tags.is_empty()
+                && bytes.get(n.start) != Some(&b'[')
+            {
+                self.lexed.scan(slice(bytes, span.start, span.end), line);
+                if self.lexed.marker.is_some() || self.lexed.tag_break.is_some() {
+                    break;
+                }
+                span.end = n.end;
+                next = games.next_game(&mut self.next_tags);
+            }
+            let mut start = span.start;
+            loop {
+                let game_bytes = slice(bytes, start, span.end);
+                self.lexed.scan(game_bytes, line);
+                let (end, tag_count) = match self.lexed.tag_break {
+                    Some((offset, tags)) => (start + offset, Some(tags)),
+                    None => (span.end, None),
+                };
+                // A header-only game owns only the tags before the break.
+                let own;
+                let tags = match tag_count {
+                    Some(n) => {
+                        own = self.tags.first(n);
+                        &own
+                    }
+                    None => &self.tags,
+                };
+                let game = RawGame {
+                    bytes: slice(bytes, start, end),
+                    line,
+                    tags,
+                    lexed: &self.lexed,
+                };
+                out.push(check_game(&game));
+                let Some(tag_count) = tag_count else {
+                    break;
+                };
+                self.tags.drop_first(tag_count);
+                line += newlines(bytes, start, end);
+                counted = end;
+                start = end;
+            }
         }
         out
     }
+}
+
+fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
+    bytes.get(start..end).unwrap_or_default()
+}
+
+fn newlines(bytes: &[u8], start: usize, end: usize) -> u64 {
+    memchr::memchr_iter(b'\n', slice(bytes, start, end)).count() as u64
 }
 
 /// Checks one game.
@@ -170,7 +222,11 @@ fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<boo
 
 /// Reads every input in order and cuts it into blocks of whole games.
 /// `emit` returns false to stop early (the output is gone).
-pub fn read_inputs(inputs: &[Input], counter: &Arc<AtomicU64>, emit: &mut dyn FnMut(Piece) -> bool) {
+pub fn read_inputs(
+    inputs: &[Input],
+    counter: &Arc<AtomicU64>,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) {
     for (index, input) in inputs.iter().enumerate() {
         if !read_input(index, input, counter, emit) {
             return;

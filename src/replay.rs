@@ -76,7 +76,8 @@ pub fn replay(start: &Chess, moves: &[SanToken]) -> Replay {
         let before = (token.san.suffix.is_some()).then(|| pos.clone());
         pos.play_unchecked(m);
         let board = board_suffix(&pos);
-        if board != token.san.suffix && !(board == Some(Suffix::Check) && token.san.suffix.is_none())
+        if board != token.san.suffix
+            && !(board == Some(Suffix::Check) && token.san.suffix.is_none())
         {
             // A check written without `+` is common and not reported; a
             // wrong `+`, a wrong `#` and a mate without `#` are.
@@ -204,15 +205,15 @@ mod tests {
         let (r, _) = play("1. e4 e5 2. Qh5+ Nc6 3. Bc4# Nf6 4. Qxf7+ 1-0");
         let issues: Vec<(usize, Option<Suffix>)> =
             r.suffix_issues.iter().map(|i| (i.index, i.board)).collect();
-        assert_eq!(
-            issues,
-            [(2, None), (4, None), (6, Some(Suffix::Checkmate))]
-        );
+        assert_eq!(issues, [(2, None), (4, None), (6, Some(Suffix::Checkmate))]);
         let (r, _) = play("1. e4 f5 2. Qh5 *");
         assert!(r.suffix_issues.is_empty(), "a check without '+' is fine");
         let (r, _) = play("1. e4 f5 2. Qh5# *");
         assert_eq!(r.suffix_issues[0].board, Some(Suffix::Check));
-        assert_eq!(fen(&r.suffix_issues[0].before), "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+        assert_eq!(
+            fen(&r.suffix_issues[0].before),
+            "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
     }
 
     #[test]

@@ -126,10 +126,7 @@ pub struct Summary {
 impl Summary {
     /// Findings at or above a severity.
     pub fn at_least(&self, severity: Severity) -> u64 {
-        self.by_severity
-            .range(severity..)
-            .map(|(_, n)| *n)
-            .sum()
+        self.by_severity.range(severity..).map(|(_, n)| *n).sum()
     }
 
     /// The summary lines for stderr.
@@ -153,7 +150,11 @@ impl Summary {
             rate
         );
         for (kind, n) in &self.by_kind {
-            out.push_str(&format!("  {n:>10}  {} ({})\n", kind.code(), kind.severity()));
+            out.push_str(&format!(
+                "  {n:>10}  {} ({})\n",
+                kind.code(),
+                kind.severity()
+            ));
         }
         if self.problems > 0 {
             out.push_str(&format!(
@@ -179,11 +180,17 @@ impl Report {
         findings: Box<dyn Write + Send>,
         games: Option<Box<dyn Write + Send>>,
     ) -> csv::Result<Report> {
-        let mut findings = csv::Writer::from_writer(findings);
+        // Headers are written here, so that an empty report still has one.
+        let builder = || {
+            let mut b = csv::WriterBuilder::new();
+            b.has_headers(false);
+            b
+        };
+        let mut findings = builder().from_writer(findings);
         findings.write_record(FINDINGS_HEADER)?;
         let games = match games {
             Some(out) => {
-                let mut w = csv::Writer::from_writer(out);
+                let mut w = builder().from_writer(out);
                 w.write_record(GAMES_HEADER)?;
                 Some(w)
             }

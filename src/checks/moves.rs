@@ -25,7 +25,7 @@ fn token_ref(game: &RawGame<'_>, before: &Chess, index: usize, token: &SanToken)
 }
 
 /// Findings from the replay: the move it stopped at, and wrong suffixes.
-pub fn check_replay(game: &RawGame<'_>, start: &Chess, replayed: &Replay, findings: &mut Vec<Finding>) {
+pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Finding>) {
     let sans = &game.lexed.sans;
     for issue in &replayed.suffix_issues {
         let Some(token) = sans.get(issue.index) else {
@@ -87,8 +87,6 @@ pub fn check_replay(game: &RawGame<'_>, start: &Chess, replayed: &Replay, findin
             .at_move(token_ref(game, pos, stopped.index, token))
             .with_fen(replay::fen(pos)),
     );
-    // Replay was already stopped; start only serves move numbers.
-    let _ = start;
 }
 
 /// Findings from the tokens: a malformed token or text after the result
@@ -114,13 +112,18 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
                 ),
             ),
         };
-        let mut finding = Finding::new(kind, stop.line, message);
-        if let Some(replayed) = replayed {
-            finding = finding
+        let finding = Finding::new(kind, stop.line, message);
+        findings.push(match replayed {
+            Some(replayed) => finding
                 .at_move(move_ref(game, &replayed.end, index, stop.start, stop.end))
-                .with_fen(replay::fen(&replayed.end));
-        }
-        findings.push(finding);
+                .with_fen(replay::fen(&replayed.end)),
+            // Not replayed (unknown start): the ply and the token, no number.
+            None => finding.at_move(MoveRef {
+                ply: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                number: String::new(),
+                san: game.text(stop.start, stop.end),
+            }),
+        });
     }
     if let Some(line) = lexed.unterminated_comment {
         findings.push(Finding::new(

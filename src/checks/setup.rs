@@ -37,9 +37,18 @@ pub fn variant(value: &[u8]) -> Variant {
     }
 }
 
-/// The position the game starts from, or `None` (with a finding) when the
-/// game cannot be replayed.
-pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Option<Chess> {
+/// Why a game is not replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotReplayed {
+    /// Its variant has other rules (and other notation).
+    Variant,
+    /// Its starting position is unknown or illegal.
+    Fen,
+}
+
+/// The position the game starts from, or why (with a finding) the game
+/// cannot be replayed.
+pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Result<Chess, NotReplayed> {
     let mut chess960 = false;
     if let Some((index, value)) = game.tags.find("Variant") {
         match variant(value) {
@@ -54,7 +63,7 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Option<Chess> {
                         excerpt(value, 40)
                     ),
                 ));
-                return None;
+                return Err(NotReplayed::Variant);
             }
         }
     }
@@ -68,14 +77,15 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Option<Chess> {
                 game.tag_line(index),
                 "SetUp is \"1\" but the game has no FEN tag, so its starting position is unknown and it is not replayed.".to_owned(),
             ).citing("PGN 9.7.1"));
-            return None;
+            return Err(NotReplayed::Fen);
         }
         let mode = if chess960 {
             CastlingMode::Chess960
         } else {
             CastlingMode::Standard
         };
-        return Chess::from_setup(Setup::default(), mode).ok();
+        // The standard array is a legal start in both castling modes.
+        return Chess::from_setup(Setup::default(), mode).map_err(|_| NotReplayed::Fen);
     };
 
     let line = game.tag_line(index);
@@ -88,7 +98,7 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Option<Chess> {
                 line,
                 format!("FEN '{shown}' cannot be parsed ({err}), so the game is not replayed."),
             ));
-            return None;
+            return Err(NotReplayed::Fen);
         }
     };
     let mode = if chess960 {
@@ -97,14 +107,16 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Option<Chess> {
         CastlingMode::detect(fen.as_setup())
     };
     match fen.into_position::<Chess>(mode) {
-        Ok(pos) => Some(pos),
+        Ok(pos) => Ok(pos),
         Err(err) => {
             findings.push(Finding::new(
                 Kind::InvalidFen,
                 line,
-                format!("FEN '{shown}' is not a legal position ({err}), so the game is not replayed."),
+                format!(
+                    "FEN '{shown}' is not a legal position ({err}), so the game is not replayed."
+                ),
             ));
-            None
+            Err(NotReplayed::Fen)
         }
     }
 }
@@ -118,10 +130,23 @@ mod tests {
         for v in ["Standard", "From Position", "", "chess"] {
             assert_eq!(variant(v.as_bytes()), Variant::Standard, "{v}");
         }
-        for v in ["Chess960", "chess 960", "Fischerandom", "Fischer Random", "960", "FRC"] {
+        for v in [
+            "Chess960",
+            "chess 960",
+            "Fischerandom",
+            "Fischer Random",
+            "960",
+            "FRC",
+        ] {
             assert_eq!(variant(v.as_bytes()), Variant::Chess960, "{v}");
         }
-        for v in ["Atomic", "Crazyhouse", "Three-check", "Seirawan", "Sittuyin"] {
+        for v in [
+            "Atomic",
+            "Crazyhouse",
+            "Three-check",
+            "Seirawan",
+            "Sittuyin",
+        ] {
             assert_eq!(variant(v.as_bytes()), Variant::Other, "{v}");
         }
     }
