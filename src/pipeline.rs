@@ -175,6 +175,8 @@ fn newlines(bytes: &[u8], start: usize, end: usize) -> u64 {
 pub fn check_game(game: &RawGame<'_>) -> GameResult {
     let mut findings = Vec::new();
     let verdict = checks::audit(game, &mut findings);
+    // Rows in input order: by line (stable, so a line keeps check order).
+    findings.sort_by_key(|f| f.line);
     let tag = |name: &str| {
         game.tags
             .get(name)

@@ -74,6 +74,15 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
             let why = match token.san.san {
                 San::Null => "a null move is not a move in chess".to_owned(),
                 San::Put { .. } => "a piece drop is not a move in chess".to_owned(),
+                San::Normal {
+                    file: Some(file),
+                    rank: Some(rank),
+                    to,
+                    ..
+                } => format!(
+                    "it names a move from {} to {to}, which is not a legal move for {mover} in this position",
+                    shakmaty::Square::from_coords(file, rank)
+                ),
                 _ => format!("it is not a legal move for {mover} in this position"),
             };
             (

@@ -2,7 +2,7 @@
 //! the two the same (PGN 8.2.6), and what the board requires after mate,
 //! stalemate or a dead position (FIDE 2023 5.1.1, 5.2.1, 5.2.2).
 
-use shakmaty::{Chess, KnownOutcome, Outcome};
+use shakmaty::{Chess, KnownOutcome, Outcome, Position};
 
 use super::{BoardEnd, result_str};
 use crate::{
@@ -81,17 +81,11 @@ pub fn check(
     let (kind, what) = match board_end {
         BoardEnd::Checkmate => (
             Kind::ResultContradictsCheckmate,
-            format!(
-                "{} is checkmated",
-                replay::side(match expected {
-                    KnownOutcome::Decisive { winner } => !winner,
-                    KnownOutcome::Draw => shakmaty::Color::White,
-                })
-            ),
+            format!("{} is checkmated", replay::side(pos.turn())),
         ),
         BoardEnd::Stalemate => (
             Kind::ResultContradictsStalemate,
-            "the side to move is stalemated".to_owned(),
+            format!("{} is stalemated", replay::side(pos.turn())),
         ),
         BoardEnd::DeadPosition => (
             Kind::ResultContradictsDeadPosition,

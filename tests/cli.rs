@@ -1,0 +1,340 @@
+//! Runs the built binary: golden fixtures (every `fixtures/**/<case>.pgn*`
+//! beside `<case>.findings.csv` and `<case>.games.csv`), the command line's
+//! promises (stdin, missing files, exit codes, compressed and corrupt input),
+//! and the whole shared corpora (no crash, one row per game, the same output
+//! for any number of threads).
+//!
+//! `BLESS=1 cargo test --test cli` rewrites the expected files from the
+//! current output; the git diff is the review.
+
+use std::{
+    collections::BTreeMap,
+    fs,
+    io::Write,
+    path::{Path, PathBuf},
+    process::{Command, Output, Stdio},
+};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixtures() -> PathBuf {
+    root().join("fixtures")
+}
+
+fn corpora() -> PathBuf {
+    let dir = root().join("../shared/corpora");
+    assert!(dir.is_dir(), "shared corpora missing at {}", dir.display());
+    dir
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    bin().current_dir(dir).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// The fixture's case name: its path up to the first `.pgn`.
+fn case_of(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let stem = &name[..name.find(".pgn")?];
+    Some(path.with_file_name(stem))
+}
+
+fn fixture_inputs(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            fixture_inputs(&path, out);
+        } else if path.to_str().is_some_and(|p| !p.ends_with(".csv")) && case_of(&path).is_some() {
+            out.push(path);
+        }
+    }
+}
+
+fn check_golden(expected: &Path, actual: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("BLESS").is_some() {
+        fs::write(expected, actual).unwrap();
+        return;
+    }
+    match fs::read_to_string(expected) {
+        Ok(want) if want == actual => {}
+        Ok(want) => failures.push(format!(
+            "{} differs:\n--- expected\n{want}\n--- actual\n{actual}",
+            expected.display()
+        )),
+        Err(_) => failures.push(format!(
+            "{} is missing (BLESS=1 writes it)",
+            expected.display()
+        )),
+    }
+}
+
+#[test]
+fn golden_fixtures() {
+    let dir = fixtures();
+    let mut inputs = Vec::new();
+    fixture_inputs(&dir, &mut inputs);
+    inputs.sort();
+    assert!(inputs.len() >= 25, "only {} fixtures", inputs.len());
+    let tmp = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for input in &inputs {
+        let rel = input
+            .strip_prefix(&dir)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        let games = tmp.path().join("games.csv");
+        let out = run_in(
+            &dir,
+            &["-q", "--games", games.to_str().unwrap(), rel.as_str()],
+        );
+        let findings = text(&out.stdout);
+        let case = case_of(input).unwrap();
+        let with = |ext: &str| PathBuf::from(format!("{}.{ext}", case.display()));
+        check_golden(&with("findings.csv"), &findings, &mut failures);
+        check_golden(
+            &with("games.csv"),
+            &fs::read_to_string(&games).unwrap(),
+            &mut failures,
+        );
+        // Exit status 1 exactly when an error is found (the default --fail-on).
+        let has_error = findings.lines().any(|l| l.contains(",error,"));
+        let want = if has_error { 1 } else { 0 };
+        if out.status.code() != Some(want) {
+            failures.push(format!("{rel}: exit {:?}, want {want}", out.status.code()));
+        }
+        assert!(out.stderr.is_empty(), "{rel}: {}", text(&out.stderr));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Every finding code appears in some expected findings file, so each is
+/// pinned by a golden test.
+#[test]
+fn every_code_has_a_golden_fixture() {
+    let mut all = String::new();
+    let mut inputs = Vec::new();
+    fixture_inputs(&fixtures(), &mut inputs);
+    for input in inputs {
+        let case = case_of(&input).unwrap();
+        if let Ok(csv) = fs::read_to_string(format!("{}.findings.csv", case.display())) {
+            all.push_str(&csv);
+        }
+    }
+    for kind in pgn_arbiter::finding::Kind::ALL {
+        assert!(
+            all.contains(&format!(",{},", kind.code())),
+            "no golden fixture reports {}",
+            kind.code()
+        );
+    }
+}
+
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn reads_standard_input_named_dash() {
+    let pgn = fs::read(fixtures().join("moves/illegal-move.pgn")).unwrap();
+    let expected = fs::read_to_string(fixtures().join("moves/illegal-move.findings.csv")).unwrap();
+    let want = expected.replace("moves/illegal-move.pgn,", "-,");
+    for args in [&["-q", "-"][..], &["-q"][..]] {
+        let out = run_stdin(args, &pgn);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(text(&out.stdout), want, "{args:?}");
+    }
+}
+
+#[test]
+fn reads_compressed_standard_input() {
+    let zst = fs::read(fixtures().join("input/zstd.pgn.zst")).unwrap();
+    let out = run_stdin(
+        &["-q", "--games", "/dev/stdout", "--findings", "/dev/null"],
+        &zst,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout).lines().count(), 1 + 6);
+}
+
+#[test]
+fn missing_file_is_reported_and_the_rest_is_read() {
+    let out = run_in(
+        &fixtures(),
+        &["-q", "no-such-file.pgn", "moves/illegal-move.pgn"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("no-such-file.pgn"), "{stderr}");
+    assert!(text(&out.stdout).contains("moves/illegal-move.pgn,1,20,"));
+}
+
+#[test]
+fn corrupt_compressed_input_is_an_input_problem() {
+    let tmp = tempfile::tempdir().unwrap();
+    let gz = fs::read(fixtures().join("input/gzip.pgn.gz")).unwrap();
+    let path = tmp.path().join("truncated.pgn.gz");
+    fs::write(&path, &gz[..gz.len() / 2]).unwrap();
+    let out = run_in(tmp.path(), &["-q", "truncated.pgn.gz"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("truncated.pgn.gz"));
+}
+
+#[test]
+fn fail_on_sets_the_exit_status() {
+    let dir = fixtures();
+    // Warnings only.
+    let case = "moves/wrong-check-suffix.pgn";
+    assert_eq!(run_in(&dir, &["-q", case]).status.code(), Some(0));
+    assert_eq!(
+        run_in(&dir, &["-q", "--fail-on", "warning", case])
+            .status
+            .code(),
+        Some(1)
+    );
+    let errors = "moves/illegal-move.pgn";
+    assert_eq!(
+        run_in(&dir, &["-q", "--fail-on", "never", errors])
+            .status
+            .code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    assert_eq!(
+        run_in(&fixtures(), &["--fail-on", "sometimes"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        run_in(&fixtures(), &["-j", "0", "sample.pgn"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn summary_goes_to_stderr() {
+    let out = run_in(&fixtures(), &["sample.pgn"]);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("1 files, 12 games"), "{stderr}");
+    assert!(stderr.contains("illegal-move (error)"), "{stderr}");
+}
+
+#[test]
+fn a_directory_is_searched_in_sorted_order() {
+    let out = run_in(
+        &fixtures(),
+        &[
+            "-q",
+            "--games",
+            "/dev/stdout",
+            "--findings",
+            "/dev/null",
+            "input",
+        ],
+    );
+    let csv = text(&out.stdout);
+    let files: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    let mut sorted = files.clone();
+    sorted.sort();
+    assert_eq!(files, sorted);
+    assert!(files.contains(&"input/gzip.pgn.gz"));
+    assert!(files.contains(&"input/zstd.pgn.zst"));
+}
+
+/// Reads a games report: file -> game numbers in order.
+fn games_by_file(csv: &str) -> BTreeMap<String, Vec<u64>> {
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let mut out: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        out.entry(row[0].to_owned())
+            .or_default()
+            .push(row[1].parse().unwrap());
+    }
+    out
+}
+
+#[test]
+fn whole_corpora_one_row_per_game_and_same_output_for_any_thread_count() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpora = corpora();
+    let mut reports = Vec::new();
+    for jobs in ["1", "4"] {
+        let findings = tmp.path().join(format!("findings-{jobs}.csv"));
+        let games = tmp.path().join(format!("games-{jobs}.csv"));
+        let out = bin()
+            .args(["-q", "-j", jobs, "--findings"])
+            .arg(&findings)
+            .arg("--games")
+            .arg(&games)
+            .arg(&corpora)
+            .output()
+            .unwrap();
+        // 1: findings; never a panic (101) or an input problem (2).
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        reports.push((
+            fs::read(&findings).unwrap(),
+            fs::read_to_string(&games).unwrap(),
+        ));
+    }
+    assert!(
+        reports[0].0 == reports[1].0,
+        "findings differ between -j 1 and -j 4"
+    );
+    assert!(
+        reports[0].1 == reports[1].1,
+        "games differ between -j 1 and -j 4"
+    );
+
+    let games = games_by_file(&reports[0].1);
+    for (file, numbers) in &games {
+        let want: Vec<u64> = (1..=numbers.len() as u64).collect();
+        assert_eq!(numbers, &want, "{file}: games numbered 1..n, once each");
+    }
+    // In the real archives every game has an Event tag: count them apart.
+    for dir in ["master", "engine", "online", "chess960"] {
+        for entry in fs::read_dir(corpora.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let bytes = if path.extension().is_some_and(|e| e == "zst") {
+                zstd::decode_all(fs::File::open(&path).unwrap()).unwrap()
+            } else {
+                fs::read(&path).unwrap()
+            };
+            let events = bytes
+                .split(|&b| b == b'\n')
+                .filter(|l| l.starts_with(b"[Event "))
+                .count();
+            let name = path.display().to_string();
+            let rows = games.get(&name).map_or(0, Vec::len);
+            assert_eq!(rows, events, "{name}: rows vs [Event lines");
+        }
+    }
+}
