@@ -243,6 +243,45 @@ mod tests {
         assert!(!is_pgn_name(Path::new("b.pgnx")));
     }
 
+    fn read_back(data: &[u8]) -> (String, Compression) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn");
+        fs::write(&path, data).unwrap();
+        let mut opened = open(&Source::File(path), Arc::default()).unwrap();
+        let mut out = String::new();
+        opened.reader.read_to_string(&mut out).unwrap();
+        (out, opened.compression)
+    }
+
+    #[test]
+    fn reads_bzip2_and_xz_and_multi_member_gzip() {
+        use std::io::Write;
+        let pgn = b"1. e4 e5 *\n";
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::best());
+        bz.write_all(pgn).unwrap();
+        assert_eq!(
+            read_back(&bz.finish().unwrap()),
+            ("1. e4 e5 *\n".into(), Compression::Bzip2)
+        );
+        let mut xz = xz2::write::XzEncoder::new(Vec::new(), 6);
+        xz.write_all(pgn).unwrap();
+        assert_eq!(
+            read_back(&xz.finish().unwrap()),
+            ("1. e4 e5 *\n".into(), Compression::Xz)
+        );
+        let member = |text: &[u8]| {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(text).unwrap();
+            gz.finish().unwrap()
+        };
+        let mut two = member(b"1. e4 *\n\n");
+        two.extend(member(b"1. d4 *\n"));
+        assert_eq!(
+            read_back(&two),
+            ("1. e4 *\n\n1. d4 *\n".into(), Compression::Gzip)
+        );
+    }
+
     #[test]
     fn reads_zstd_with_skippable_frame() {
         let mut data = vec![0x50, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 1, 2, 3];

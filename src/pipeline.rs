@@ -388,3 +388,157 @@ pub fn run(
         drop(done_rx);
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift), so failures reproduce.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    const NASTY: &[&[u8]] = &[
+        b"{",
+        b"}",
+        b"(",
+        b")",
+        b"[",
+        b"]",
+        b"\"",
+        b"\\",
+        b"\n",
+        b"\n\n",
+        b"\r\n",
+        b"%",
+        b";",
+        b"$",
+        b"$999",
+        b"1-0",
+        b"0-1",
+        b"1/2-1/2",
+        b"*",
+        b"O-O-O",
+        b"0-0",
+        b"--",
+        b"Z0",
+        b"e8=Q#",
+        b"\xc2\xbd",
+        b"\xff",
+        b"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n",
+        b"[SetUp \"1\"]\n",
+        b"[Variant \"Chess960\"]\n",
+        b"[FEN \"",
+        b"N@f3",
+        b"e.p.",
+    ];
+
+    /// Mutated real games and random bytes go through the whole check of a
+    /// block without a panic, and every game found gets a result.
+    #[test]
+    fn arbitrary_input_never_panics() {
+        let root = crate::testing::corpora();
+        let seeds: Vec<Vec<u8>> = [
+            "parser-tests/pgn-extract/fischer.pgn",
+            "parser-tests/python-chess/cutechess-fischerrandom.pgn",
+            "parser-tests/rust-pgn-reader/fixture.pgn",
+            "parser-tests/hoover-chess-utils/parsertest-1.pgn",
+        ]
+        .iter()
+        .map(|p| std::fs::read(root.join(p)).unwrap())
+        .collect();
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut worker = Worker::default();
+        for round in 0..1500 {
+            let seed = &seeds[round % seeds.len()];
+            let mut bytes = seed[..seed.len().min(4000)].to_vec();
+            for _ in 0..1 + rng.below(12) {
+                let at = rng.below(bytes.len() + 1);
+                match rng.below(4) {
+                    0 => {
+                        let piece = NASTY[rng.below(NASTY.len())];
+                        bytes.splice(at..at, piece.iter().copied());
+                    }
+                    1 => {
+                        let end = (at + rng.below(40)).min(bytes.len());
+                        bytes.drain(at..end);
+                    }
+                    2 => {
+                        if let Some(b) = bytes.get_mut(at) {
+                            *b = rng.next() as u8;
+                        }
+                    }
+                    _ => {
+                        let random: Vec<u8> =
+                            (0..rng.below(30)).map(|_| rng.next() as u8).collect();
+                        bytes.splice(at..at, random);
+                    }
+                }
+            }
+            let block = Block {
+                input: 0,
+                bytes,
+                first_line: 1,
+            };
+            let games = worker.check_block(&block);
+            for game in &games {
+                assert!(game.line >= 1);
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_end_between_games_whatever_the_block_size() {
+        // Cutting a file into blocks must not change what is found.
+        let path = crate::testing::corpora().join("parser-tests/pgn-extract/fischer.pgn");
+        let bytes = std::fs::read(path).unwrap();
+        let mut worker = Worker::default();
+        let whole = worker.check_block(&Block {
+            input: 0,
+            bytes: bytes.clone(),
+            first_line: 1,
+        });
+        let mut pieces = Vec::new();
+        let mut rest = &bytes[..];
+        let mut line = 1;
+        let mut size = 3000;
+        while !rest.is_empty() {
+            let chunk = &rest[..rest.len().min(size)];
+            let cut = if chunk.len() == rest.len() {
+                rest.len()
+            } else {
+                pgn::last_game_start(chunk)
+            };
+            if cut == 0 {
+                size *= 2;
+                continue;
+            }
+            size = 3000;
+            let (block, tail) = rest.split_at(cut);
+            pieces.extend(worker.check_block(&Block {
+                input: 0,
+                bytes: block.to_vec(),
+                first_line: line,
+            }));
+            line += block.iter().filter(|&&b| b == b'\n').count() as u64;
+            rest = tail;
+        }
+        assert_eq!(whole.len(), pieces.len());
+        for (a, b) in whole.iter().zip(&pieces) {
+            assert_eq!(
+                (a.line, &a.findings, &a.verdict),
+                (b.line, &b.findings, &b.verdict)
+            );
+        }
+    }
+}

@@ -338,3 +338,22 @@ fn whole_corpora_one_row_per_game_and_same_output_for_any_thread_count() {
         }
     }
 }
+
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    let mut child = bin()
+        .args(["-j", "2"])
+        .arg(corpora())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read the header only, then close the pipe.
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
