@@ -73,20 +73,20 @@ pub fn replay(start: &Chess, moves: &[SanToken]) -> Replay {
                 };
             }
         };
-        let before = (token.san.suffix.is_some()).then(|| pos.clone());
         pos.play_unchecked(m);
-        let board = board_suffix(&pos);
-        if board != token.san.suffix
-            && !(board == Some(Suffix::Check) && token.san.suffix.is_none())
-        {
-            // A check written without `+` is common and not reported; a
-            // wrong `+`, a wrong `#` and a mate without `#` are.
-            let before = before.unwrap_or_else(|| position_before(start, moves, index));
-            suffix_issues.push(SuffixIssue {
-                index,
-                before,
-                board,
-            });
+        // A move without a suffix is only judged when it is the last one: a
+        // check written without `+` is common and not reported, and a mate
+        // can only be the last move (nothing legal follows it).
+        let written = token.san.suffix;
+        if written.is_some() || index + 1 == moves.len() {
+            let board = board_suffix(&pos);
+            if board != written && !(board == Some(Suffix::Check) && written.is_none()) {
+                suffix_issues.push(SuffixIssue {
+                    index,
+                    before: position_before(start, moves, index),
+                    board,
+                });
+            }
         }
     }
     Replay {

@@ -96,10 +96,12 @@ fn stopped_unreadable(game: &RawGame<'_>) -> bool {
 
 /// What the final position decides by itself.
 fn judge(pos: &Chess) -> (BoardEnd, Option<KnownOutcome>) {
-    if pos.is_checkmate() {
+    // One move generation serves both mate and stalemate.
+    let no_moves = pos.legal_moves().is_empty();
+    if no_moves && pos.is_check() {
         let winner = !pos.turn();
         (BoardEnd::Checkmate, Some(KnownOutcome::Decisive { winner }))
-    } else if pos.is_stalemate() {
+    } else if no_moves {
         (BoardEnd::Stalemate, Some(KnownOutcome::Draw))
     } else if pos.is_insufficient_material() {
         (BoardEnd::DeadPosition, Some(KnownOutcome::Draw))
