@@ -30,25 +30,6 @@ impl Tags {
         self.spans.push((start, mid, self.bytes.len()));
     }
 
-    /// Forgets the first `n` pairs (they belonged to an earlier game).
-    pub fn drop_first(&mut self, n: usize) {
-        self.spans.drain(..n.min(self.spans.len()));
-    }
-
-    /// A copy of the first `n` pairs.
-    pub fn first(&self, n: usize) -> Tags {
-        let mut out = Tags::default();
-        for (_, name, value) in self.iter().take(n) {
-            out.push(name, value);
-        }
-        out
-    }
-
-    /// Swaps contents with another buffer.
-    pub fn swap(&mut self, other: &mut Tags) {
-        std::mem::swap(self, other);
-    }
-
     /// How many tag pairs.
     pub fn len(&self) -> usize {
         self.spans.len()

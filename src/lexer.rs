@@ -1,6 +1,7 @@
-//! Locates what pgn-reader parses: the line of every tag and every mainline
-//! move, the tokens pgn-reader skips without telling its visitor, and tag
-//! lines that are not `[Name "value"]`.
+//! Reads one game the way pgn-reader reads it, and also says where
+//! everything is: the line of every tag and every mainline move, the tokens
+//! pgn-reader skips without telling its visitor, and tag lines that are not
+//! `[Name "value"]`.
 //!
 //! pgn-reader gives its visitor values, not positions, and silently drops
 //! tokens it cannot read (`Qxe9`, `Zz9`, `e4e5`, `[Event foo]`). Every
@@ -14,11 +15,13 @@
 //! Mainline moves are read with shakmaty's own SAN parser, as pgn-reader does.
 //!
 //! Two boundary rules differ from pgn-reader's, because real archives need
-//! them (see `pipeline::Worker`): a blank line inside movetext is only
-//! whitespace (PGN import format; ChessBase writes one after a game's opening
-//! comment), and a tag section that repeats a tag name after a blank line is
-//! the next game's (header-only games, as in broadcast exports).
+//! them: a blank line inside movetext ends the game only after its
+//! termination marker (PGN import format; ChessBase writes one after a
+//! game's opening comment), and a tag section that repeats a tag name after a
+//! blank line is the next game's (header-only games, as in broadcast
+//! exports). `pgn::last_game_start` cuts blocks only where both agree.
 
+use crate::game::Tags;
 use shakmaty::{
     Color, KnownOutcome, Outcome,
     san::{San, SanPlus, Suffix},
@@ -121,13 +124,29 @@ pub struct Lexed {
     pub marker: Option<Marker>,
     /// Line of a `{` that is never closed.
     pub unterminated_comment: Option<u64>,
-    /// Line of the last byte looked at (the game's last line).
-    pub last_line: u64,
+    /// The line where the game ends (the next game's first line).
+    pub end_line: u64,
     /// Where the next game's tags begin, if this game has tags only and the
     /// next game's follow after a blank line: (byte offset, tags before it).
     pub tag_break: Option<(usize, usize)>,
     /// Tag name ranges seen so far in this game.
     names: Vec<(usize, usize)>,
+}
+
+/// pgn-reader's `before_game`: skips a byte order mark, blanks and `%`
+/// escape lines before a game. Returns the new offset and the line breaks
+/// crossed.
+pub fn skip_blanks(bytes: &[u8], pos: usize) -> (usize, u64) {
+    let mut cur = Cursor {
+        bytes,
+        pos,
+        line: 0,
+    };
+    if cur.rest().starts_with(b"\xef\xbb\xbf") {
+        cur.skip(3);
+    }
+    cur.skip_whitespace(true);
+    (cur.pos, cur.line)
 }
 
 /// pgn-reader's token terminators.
@@ -265,10 +284,13 @@ impl Cursor<'_> {
 }
 
 impl Lexed {
-    /// Locates tags and mainline tokens of one game. `bytes` starts where
-    /// pgn-reader starts the game (after leading blanks) and `first_line` is
-    /// the line of its first byte.
-    pub fn scan(&mut self, bytes: &[u8], first_line: u64) {
+    /// Reads one game: its tags into `tags` (values unescaped as pgn-reader
+    /// does), and the lines of its tags and mainline tokens. `bytes` starts
+    /// at the game's first byte (see `skip_blanks`), on line `first_line`.
+    /// Returns where the game ends: the next game starts there, after
+    /// blanks.
+    pub fn scan(&mut self, bytes: &[u8], first_line: u64, tags: &mut Tags) -> usize {
+        tags.clear();
         self.tag_lines.clear();
         self.bad_tags.clear();
         self.sans.clear();
@@ -282,15 +304,16 @@ impl Lexed {
             pos: 0,
             line: first_line,
         };
-        if self.scan_tags(&mut cur) {
+        if self.scan_tags(&mut cur, tags) {
             self.scan_movetext(&mut cur);
         }
-        self.last_line = cur.line;
+        self.end_line = cur.line;
+        cur.pos.min(bytes.len())
     }
 
     /// pgn-reader's `read_tags` and `skip_ket`. Returns false when the tags
     /// end the game (an unterminated tag at the end of the input).
-    fn scan_tags(&mut self, cur: &mut Cursor<'_>) -> bool {
+    fn scan_tags(&mut self, cur: &mut Cursor<'_>, tags: &mut Tags) -> bool {
         let mut blank_before = false;
         while cur.peek() == Some(b'[') {
             if blank_before && self.repeats_a_name(cur) {
@@ -315,21 +338,26 @@ impl Lexed {
             }
             let name = &rest[..delim];
             let name = name.strip_suffix(b" ").unwrap_or(name);
-            self.names.push((cur.pos, cur.pos + name.len()));
+            let name_range = (cur.pos, cur.pos + name.len());
+            self.names.push(name_range);
             let mut problem = None;
             if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
                 problem = Some(TagProblem::BadName);
             }
             cur.skip(delim + 1);
+            let value_start = cur.pos;
+            let value_end;
             // The value: up to an unescaped quote, or the end of the line.
             loop {
                 let rest = cur.rest();
                 match memchr::memchr3(b'\\', b'"', b'\n', rest) {
                     Some(n) if rest[n] == b'"' => {
+                        value_end = cur.pos + n;
                         cur.skip(n + 1);
                         break;
                     }
                     Some(n) if rest[n] == b'\n' => {
+                        value_end = cur.pos + n;
                         cur.skip(n);
                         problem.get_or_insert(TagProblem::UnterminatedValue);
                         break;
@@ -343,6 +371,10 @@ impl Lexed {
                     }
                 }
             }
+            let bytes = cur.bytes;
+            let value = bytes.get(value_start..value_end).unwrap_or_default();
+            let name = bytes.get(name_range.0..name_range.1).unwrap_or_default();
+            tags.push(name, &crate::pgn::unescape(value));
             self.tag_lines.push(line);
             if let Some(problem) = problem {
                 self.bad(problem, line, line_start);
@@ -423,9 +455,14 @@ impl Lexed {
                             cur.skip(1);
                             cur.skip_until(b'\n');
                         }
-                        // A tag line ends the movetext; a blank line does not
-                        // (see the module documentation).
+                        // A tag line ends the movetext; a blank line only
+                        // after the termination marker (see the module
+                        // documentation).
                         Some(b'[') => return,
+                        Some(b'\n') if self.marker.is_some() => return,
+                        Some(b'\r') if self.marker.is_some() && cur.peek_at(1) == Some(b'\n') => {
+                            return;
+                        }
                         _ => {}
                     }
                 }

@@ -3,8 +3,8 @@
 //! The life of one game: `input` opens the bytes (decompressing by magic
 //! bytes); `pipeline` cuts them into blocks of whole games, using `pgn` (the
 //! only module that knows pgn-reader) to find where games start; a worker
-//! reads each game's tags with `pgn` and locates its tags and mainline tokens
-//! with `lexer`; `checks` judges the game: tags, starting position
+//! reads each game with `lexer`, which follows pgn-reader's rules and also
+//! says where every tag and move is; `checks` judges the game: tags, starting position
 //! (`checks::setup`), the replay on shakmaty (`replay`), moves and result;
 //! each problem becomes a `finding::Finding`; `report` writes both CSV
 //! reports in input order and counts the summary.

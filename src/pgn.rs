@@ -1,18 +1,19 @@
-//! The only module that knows pgn-reader. It decides where games begin and
-//! end (so the input can be cut into blocks of whole games that workers
-//! check independently) and reads each game's tag pairs.
+//! The only module that knows pgn-reader. It decides where the input can be
+//! cut into blocks of whole games that workers check independently, and
+//! decodes tag values.
 //!
-//! Movetext is located by `lexer`, which follows pgn-reader's rules; the
-//! tests below hold the two together on real files.
+//! Inside a block, `lexer` reads each game by pgn-reader's rules, because
+//! pgn-reader cannot say where a tag or move is nor what it skipped. The
+//! tests below hold the lexer to pgn-reader on every shared corpus game:
+//! the same tags with the same values, the same moves, the same result.
 
 use std::{
-    io::{self, Cursor, Seek},
+    borrow::Cow,
+    io::{Cursor, Seek},
     ops::ControlFlow,
 };
 
 use pgn_reader::{RawTag, Reader, Visitor};
-
-use crate::game::Tags;
 
 /// Skips whole games: used to find where games start.
 struct SkipGames;
@@ -70,130 +71,17 @@ pub fn last_game_start(chunk: &[u8]) -> usize {
     }
 }
 
-/// Collects the tag pairs of a game; skips the movetext (the lexer reads it).
-struct CollectTags<'t> {
-    tags: &'t mut Tags,
-}
-
-impl Visitor for CollectTags<'_> {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        self.tags.clear();
-        ControlFlow::Continue(())
-    }
-
-    fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
-        self.tags.push(name, &value.decode());
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        ControlFlow::Break(())
-    }
-
-    fn end_game(&mut self, _movetext: Self::Movetext) -> Self::Output {}
-}
-
-/// One game of a block: where its bytes are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameSpan {
-    /// Offset of the first byte of the game within the block.
-    pub start: usize,
-    /// Offset where the next game starts (or the block ends).
-    pub end: usize,
-}
-
-/// Reads the games of a block of whole games, one at a time.
-pub struct BlockGames<'a> {
-    reader: Reader<Cursor<&'a [u8]>>,
-    len: usize,
-    /// Start of the game found by the previous call, not yet returned.
-    pending: Option<usize>,
-    started: bool,
-}
-
-impl<'a> BlockGames<'a> {
-    /// Starts reading a block.
-    pub fn new(block: &'a [u8]) -> BlockGames<'a> {
-        BlockGames {
-            reader: Reader::new(Cursor::new(block)),
-            len: block.len(),
-            pending: None,
-            started: false,
-        }
-    }
-
-    /// The start of the next game, if there is one.
-    fn next_start(&mut self) -> io::Result<Option<usize>> {
-        if !self.reader.has_more()? {
-            return Ok(None);
-        }
-        let pos = self.reader.stream_position()?;
-        Ok(Some(usize::try_from(pos).unwrap_or(self.len).min(self.len)))
-    }
-
-    /// Reads the next game's tags into `tags` and returns where the game is.
-    pub fn next_game(&mut self, tags: &mut Tags) -> Option<GameSpan> {
-        let start = match self.pending.take() {
-            Some(start) => start,
-            None if !self.started => {
-                self.started = true;
-                self.next_start().ok().flatten()?
-            }
-            None => return None,
-        };
-        // An unterminated tag makes pgn-reader fail the game; the tags read
-        // so far are kept, and the lexer reports the line.
-        let _ = self.reader.read_game(&mut CollectTags { tags });
-        let next = self.next_start().ok().flatten();
-        let end = next.unwrap_or(self.len).max(start);
-        self.pending = next.filter(|&n| n > start);
-        Some(GameSpan { start, end })
-    }
+/// A tag value with pgn-reader's escapes (`\\"`, `\\\\`) decoded.
+pub fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
+    RawTag(raw).decode()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexer::Lexed;
+    use crate::{game::Tags, lexer::Lexed};
     use pgn_reader::SanPlus;
     use shakmaty::Outcome;
-
-    type Pairs = Vec<(String, String)>;
-
-    fn spans(block: &[u8]) -> Vec<(usize, usize, Pairs)> {
-        let mut games = BlockGames::new(block);
-        let mut tags = Tags::default();
-        let mut out = Vec::new();
-        while let Some(span) = games.next_game(&mut tags) {
-            let pairs = tags
-                .iter()
-                .map(|(_, n, v)| {
-                    (
-                        String::from_utf8_lossy(n).into_owned(),
-                        String::from_utf8_lossy(v).into_owned(),
-                    )
-                })
-                .collect();
-            out.push((span.start, span.end, pairs));
-        }
-        out
-    }
-
-    #[test]
-    fn splits_games_at_blank_lines_and_tags() {
-        let pgn = b"[Event \"A\"]\n\n1. e4 *\n\n[Event \"B\"]\n1. d4 *\n[Event \"C\"]\n";
-        let games = spans(pgn);
-        assert_eq!(games.len(), 3);
-        assert_eq!(games[0].0, 0);
-        assert_eq!(games[1].0, 22);
-        assert_eq!(games[1].2, vec![("Event".into(), "B".into())]);
-        assert_eq!(games[2].2, vec![("Event".into(), "C".into())]);
-        assert_eq!(games[2].1, pgn.len());
-    }
 
     #[test]
     fn last_game_start_cuts_before_the_last_game() {
@@ -201,18 +89,24 @@ mod tests {
         assert_eq!(last_game_start(pgn), 22);
         assert_eq!(last_game_start(b"[Event \"A\"]\n\n1. e4"), 0);
         assert_eq!(last_game_start(b""), 0);
+        // A game that starts with a tag is preferred as the cut, so that
+        // movetext after a blank line stays with its game ...
+        let pgn = b"[A \"1\"]\n1. e4\n\n[B \"2\"]\n1. d4\n\n2. c4\n";
+        assert_eq!(last_game_start(pgn), 15);
+        // ... unless no other game starts with one.
+        let pgn = b"[A \"1\"]\n1. e4\n\n2. d4\n\n3. c4\n";
+        assert_eq!(last_game_start(pgn), 22);
     }
 
     #[test]
-    fn empty_and_blank_blocks_have_no_games() {
-        assert!(spans(b"").is_empty());
-        assert!(spans(b"\n\n  \r\n").is_empty());
+    fn unescapes_quotes_and_backslashes() {
+        assert_eq!(&*unescape(br#"a \"b\" \\ c"#), br#"a "b" \ c"#);
     }
 
-    /// What pgn-reader itself reports for the mainline of a game.
+    /// What pgn-reader itself reports for one game.
     #[derive(Default)]
     struct Mainline {
-        tags: usize,
+        tags: Vec<(Vec<u8>, Vec<u8>)>,
         sans: Vec<SanPlus>,
         outcomes: Vec<Outcome>,
     }
@@ -225,8 +119,8 @@ mod tests {
             *self = Mainline::default();
             ControlFlow::Continue(())
         }
-        fn tag(&mut self, _: &mut (), _: &[u8], _: RawTag<'_>) -> ControlFlow<()> {
-            self.tags += 1;
+        fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+            self.tags.push((name.to_vec(), value.decode().into_owned()));
             ControlFlow::Continue(())
         }
         fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
@@ -243,35 +137,55 @@ mod tests {
         fn end_game(&mut self, _: ()) {}
     }
 
-    /// The lexer must see the tags, moves and result pgn-reader sees: up to
-    /// the first token pgn-reader skips, the same moves in the same order.
+    /// pgn-reader's games of a file: where each starts and ends.
+    fn reader_spans(bytes: &[u8]) -> Vec<(usize, usize)> {
+        let mut reader = Reader::new(Cursor::new(bytes));
+        let mut starts = Vec::new();
+        loop {
+            match reader.has_more() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(_) => continue,
+            }
+            starts.push(reader.stream_position().unwrap() as usize);
+            let _ = reader.read_game(&mut Mainline::default());
+        }
+        let mut spans: Vec<(usize, usize)> = starts.windows(2).map(|w| (w[0], w[1])).collect();
+        if let Some(&last) = starts.last() {
+            spans.push((last, bytes.len()));
+        }
+        spans
+    }
+
+    /// On each game as pgn-reader delimits it, the lexer must see the tags,
+    /// moves and result pgn-reader sees: up to the first token pgn-reader
+    /// skips, the same moves in the same order.
     fn assert_lexer_agrees(name: &str, block: &[u8]) -> usize {
-        let mut games = BlockGames::new(block);
         let mut tags = Tags::default();
         let mut lexed = Lexed::default();
-        let mut count = 0;
-        while let Some(span) = games.next_game(&mut tags) {
-            count += 1;
-            let bytes = &block[span.start..span.end];
-            lexed.scan(bytes, 1);
+        let spans = reader_spans(block);
+        for (count, &(start, end)) in spans.iter().enumerate() {
+            let bytes = &block[start..end];
+            lexed.scan(bytes, 1, &mut tags);
             let mut reader = Reader::new(Cursor::new(bytes));
             let mut mainline = Mainline::default();
             let _ = reader.read_game(&mut mainline);
+            let ours: Vec<(Vec<u8>, Vec<u8>)> = tags
+                .iter()
+                .map(|(_, n, v)| (n.to_vec(), v.to_vec()))
+                .collect();
             if lexed.tag_break.is_some() {
                 // Header-only games that pgn-reader reads as one: the lexer
-                // stops at the next header; it must have seen only tags.
-                assert!(lexed.tag_lines.len() < mainline.tags, "{name} game {count}");
+                // stops at the next header, having seen only tags.
+                assert!(mainline.tags.starts_with(&ours), "{name} game {count}");
                 assert!(mainline.sans.is_empty(), "{name} game {count}");
                 continue;
             }
-            assert_eq!(
-                lexed.tag_lines.len(),
-                mainline.tags,
-                "{name} game {count}: tag count"
-            );
-            let ours: Vec<SanPlus> = lexed.sans.iter().map(|t| t.san).collect();
+            assert_eq!(ours, mainline.tags, "{name} game {count}: tags");
+            assert_eq!(lexed.tag_lines.len(), ours.len(), "{name} game {count}");
+            let sans: Vec<SanPlus> = lexed.sans.iter().map(|t| t.san).collect();
             if lexed.stop.is_none() {
-                assert_eq!(ours, mainline.sans, "{name} game {count}: moves");
+                assert_eq!(sans, mainline.sans, "{name} game {count}: moves");
                 assert_eq!(
                     lexed.marker.map(|m| m.outcome),
                     mainline.outcomes.first().copied(),
@@ -279,12 +193,12 @@ mod tests {
                 );
             } else {
                 assert!(
-                    mainline.sans.starts_with(&ours),
+                    mainline.sans.starts_with(&sans),
                     "{name} game {count}: moves before the stop"
                 );
             }
         }
-        count
+        spans.len()
     }
 
     #[test]
@@ -301,6 +215,7 @@ mod tests {
             b"1. e4 $999 e5 *",
             b"1. e4 e5 ) 2. Nf3 *",
             b"[Event \"x\"]\n[Bad tag]\n[Site \"y\n1. e4 *",
+            b"[Event \"a \\\"quoted\\\" \\\\ name\"]\n\n1. e4 *",
             b"1. e4 {unterminated",
         ];
         for (i, case) in cases.iter().enumerate() {

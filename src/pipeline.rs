@@ -15,8 +15,8 @@ use crate::{
     checks,
     game::{RawGame, Tags, decode},
     input::{self, Input},
-    lexer::Lexed,
-    pgn::{self, BlockGames},
+    lexer::{self, Lexed},
+    pgn,
     report::GameResult,
 };
 
@@ -79,7 +79,6 @@ pub enum Checked {
 #[derive(Default)]
 pub struct Worker {
     tags: Tags,
-    next_tags: Tags,
     lexed: Lexed,
 }
 
@@ -96,68 +95,30 @@ impl Worker {
         }
     }
 
-    /// Checks every game of a block.
-    ///
-    /// Games are pgn-reader's, with two corrections. Movetext that pgn-reader
-    /// cut at a blank line (a tagless piece after a game with no termination
-    /// marker) is joined to its game. A run of header-only games, which
-    /// pgn-reader reads as one game, is split where the lexer sees a tag
-    /// name repeat after a blank line.
+    /// Checks every game of a block, reading them one after another with
+    /// the lexer.
     pub fn check_block(&mut self, block: &Block) -> Vec<GameResult> {
         let bytes = &block.bytes[..];
         let mut out = Vec::new();
-        let mut games = BlockGames::new(bytes);
+        let mut pos = 0;
         let mut line = block.first_line;
-        let mut counted = 0;
-        let mut next = games.next_game(&mut self.next_tags);
-        while let Some(mut span) = next.take() {
-            self.tags.swap(&mut self.next_tags);
-            next = games.next_game(&mut self.next_tags);
-            line += newlines(bytes, counted, span.start);
-            counted = span.start;
-            while let Some(n) = next
-                && self.next_tags.is_empty()
-                && bytes.get(n.start) != Some(&b'[')
-            {
-                self.lexed.scan(slice(bytes, span.start, span.end), line);
-                if self.lexed.marker.is_some() || self.lexed.tag_break.is_some() {
-                    break;
-                }
-                span.end = n.end;
-                next = games.next_game(&mut self.next_tags);
+        loop {
+            let (start, lines) = lexer::skip_blanks(bytes, pos);
+            line += lines;
+            let rest = bytes.get(start..).unwrap_or_default();
+            if rest.is_empty() {
+                break;
             }
-            let mut start = span.start;
-            loop {
-                let game_bytes = slice(bytes, start, span.end);
-                self.lexed.scan(game_bytes, line);
-                let (end, tag_count) = match self.lexed.tag_break {
-                    Some((offset, tags)) => (start + offset, Some(tags)),
-                    None => (span.end, None),
-                };
-                // A header-only game owns only the tags before the break.
-                let own;
-                let tags = match tag_count {
-                    Some(n) => {
-                        own = self.tags.first(n);
-                        &own
-                    }
-                    None => &self.tags,
-                };
-                let game = RawGame {
-                    bytes: slice(bytes, start, end),
-                    line,
-                    tags,
-                    lexed: &self.lexed,
-                };
-                out.push(check_game(&game));
-                let Some(tag_count) = tag_count else {
-                    break;
-                };
-                self.tags.drop_first(tag_count);
-                line += newlines(bytes, start, end);
-                counted = end;
-                start = end;
-            }
+            let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
+            let game = RawGame {
+                bytes: slice(rest, 0, end),
+                line,
+                tags: &self.tags,
+                lexed: &self.lexed,
+            };
+            out.push(check_game(&game));
+            line = self.lexed.end_line;
+            pos = start + end;
         }
         out
     }
@@ -167,58 +128,61 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
     bytes.get(start..end).unwrap_or_default()
 }
 
-fn newlines(bytes: &[u8], start: usize, end: usize) -> u64 {
-    memchr::memchr_iter(b'\n', slice(bytes, start, end)).count() as u64
-}
-
 /// Checks one game.
 pub fn check_game(game: &RawGame<'_>) -> GameResult {
     let mut findings = Vec::new();
     let verdict = checks::audit(game, &mut findings);
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
-    let tag = |name: &str| {
-        game.tags
-            .get(name)
-            .map(|v| decode(v).0.into_owned())
-            .unwrap_or_default()
-    };
-    GameResult {
+    let mut result = GameResult {
         line: game.line,
-        event: tag("Event"),
-        site: tag("Site"),
-        date: tag("Date"),
-        round: tag("Round"),
-        white: tag("White"),
-        black: tag("Black"),
-        result: tag("Result"),
-        termination: tag("Termination"),
+        event: String::new(),
+        site: String::new(),
+        date: String::new(),
+        round: String::new(),
+        white: String::new(),
+        black: String::new(),
+        result: String::new(),
+        termination: String::new(),
         verdict,
         findings,
-    }
-}
-
-/// Reads up to `want` more bytes into `buf`. Returns true at the end of
-/// the stream.
-fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-    let target = buf.len() + want;
-    let mut len = buf.len();
-    buf.resize(target, 0);
-    while len < target {
-        match reader.read(&mut buf[len..]) {
-            Ok(0) => {
-                buf.truncate(len);
-                return Ok(true);
-            }
-            Ok(n) => len += n,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => {
-                buf.truncate(len);
-                return Err(err);
-            }
+    };
+    // One pass over the tags; the first of each name counts.
+    let mut seen = 0u16;
+    for (_, name, value) in game.tags.iter() {
+        let (bit, slot) = match name {
+            b"Event" => (0, &mut result.event),
+            b"Site" => (1, &mut result.site),
+            b"Date" => (2, &mut result.date),
+            b"Round" => (3, &mut result.round),
+            b"White" => (4, &mut result.white),
+            b"Black" => (5, &mut result.black),
+            b"Result" => (6, &mut result.result),
+            b"Termination" => (7, &mut result.termination),
+            _ => continue,
+        };
+        if seen & (1 << bit) == 0 {
+            seen |= 1 << bit;
+            *slot = decode(value).0.into_owned();
         }
     }
-    buf.truncate(len);
+    result
+}
+
+/// Reads up to `want` more bytes into `buf` (without zeroing its spare
+/// capacity first). Returns true at the end of the stream.
+fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    let target = buf.len() + want;
+    buf.reserve(want);
+    while buf.len() < target {
+        let before = buf.len();
+        match reader.take((target - before) as u64).read_to_end(buf) {
+            Ok(_) if buf.len() == before => return Ok(true),
+            Ok(_) => {}
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
     Ok(false)
 }
 

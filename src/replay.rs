@@ -76,10 +76,12 @@ pub fn replay(start: &Chess, moves: &[SanToken]) -> Replay {
         pos.play_unchecked(m);
         // A move without a suffix is only judged when it is the last one: a
         // check written without `+` is common and not reported, and a mate
-        // can only be the last move (nothing legal follows it).
+        // can only be the last move (nothing legal follows it), so only the
+        // last move needs the mate test.
         let written = token.san.suffix;
-        if written.is_some() || index + 1 == moves.len() {
-            let board = board_suffix(&pos);
+        let last = index + 1 == moves.len();
+        if written.is_some() || last {
+            let board = board_suffix(&pos, last);
             if board != written && !(board == Some(Suffix::Check) && written.is_none()) {
                 suffix_issues.push(SuffixIssue {
                     index,
@@ -97,11 +99,12 @@ pub fn replay(start: &Chess, moves: &[SanToken]) -> Replay {
     }
 }
 
-/// Check or mate as the board shows it after a move.
-fn board_suffix(pos: &Chess) -> Option<Suffix> {
+/// Check or mate as the board shows it after a move; mate is only looked for
+/// after the last move.
+fn board_suffix(pos: &Chess, last: bool) -> Option<Suffix> {
     if !pos.is_check() {
         None
-    } else if pos.is_checkmate() {
+    } else if last && pos.is_checkmate() {
         Some(Suffix::Checkmate)
     } else {
         Some(Suffix::Check)
@@ -160,7 +163,7 @@ mod tests {
 
     fn play(movetext: &str) -> (Replay, Lexed) {
         let mut lexed = Lexed::default();
-        lexed.scan(movetext.as_bytes(), 1);
+        lexed.scan(movetext.as_bytes(), 1, &mut crate::game::Tags::default());
         (replay(&Chess::default(), &lexed.sans), lexed)
     }
 
