@@ -1,0 +1,19 @@
+"""The python-chess reference for bench/run.sh: replays every mainline move
+of every game and judges the final position (mate, stalemate, insufficient
+material), as pgn-arbiter does. Prints the number of games."""
+import sys
+
+import chess.pgn
+
+games = 0
+with open(sys.argv[1], encoding="utf-8", errors="replace") as handle:
+    while True:
+        game = chess.pgn.read_game(handle)
+        if game is None:
+            break
+        games += 1
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+        board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+print(games)
