@@ -56,7 +56,7 @@ fn throughput(c: &mut Criterion) {
         bytes: bytes.clone(),
         first_line: 1,
     };
-    let mut worker = Worker::default();
+    let mut worker = Worker::new(true);
     group.bench_function("all-checks", |b| {
         b.iter(|| worker.check_block(black_box(&block)).len())
     });

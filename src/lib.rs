@@ -130,7 +130,8 @@ pub fn run(config: &Config) -> Status {
         }
         true
     };
-    pipeline::run(&config.inputs, config.jobs, &counter, &mut sink);
+    let all_rows = config.games.is_some();
+    pipeline::run(&config.inputs, config.jobs, all_rows, &counter, &mut sink);
     bar.finish_and_clear();
 
     let finished = report.finish();

@@ -80,6 +80,19 @@ pub enum Checked {
 pub struct Worker {
     tags: Tags,
     lexed: Lexed,
+    /// Fill in the tag columns of every game (a games report is written),
+    /// not only of games with findings.
+    pub all_rows: bool,
+}
+
+impl Worker {
+    /// A worker; `all_rows` when a games report is written.
+    pub fn new(all_rows: bool) -> Worker {
+        Worker {
+            all_rows,
+            ..Worker::default()
+        }
+    }
 }
 
 impl Worker {
@@ -116,7 +129,7 @@ impl Worker {
                 tags: &self.tags,
                 lexed: &self.lexed,
             };
-            out.push(check_game(&game));
+            out.push(check_game(&game, self.all_rows));
             line = self.lexed.end_line;
             pos = start + end;
         }
@@ -128,8 +141,9 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
     bytes.get(start..end).unwrap_or_default()
 }
 
-/// Checks one game.
-pub fn check_game(game: &RawGame<'_>) -> GameResult {
+/// Checks one game. The tag columns are filled in when `all_rows` or when
+/// there are findings (the findings report needs them).
+pub fn check_game(game: &RawGame<'_>, all_rows: bool) -> GameResult {
     let mut findings = Vec::new();
     let verdict = checks::audit(game, &mut findings);
     // Rows in input order: by line (stable, so a line keeps check order).
@@ -147,6 +161,9 @@ pub fn check_game(game: &RawGame<'_>) -> GameResult {
         verdict,
         findings,
     };
+    if !all_rows && result.findings.is_empty() {
+        return result;
+    }
     // One pass over the tags; the first of each name counts.
     let mut seen = 0u16;
     for (_, name, value) in game.tags.iter() {
@@ -252,12 +269,10 @@ fn read_input(
             }
         };
         want = BLOCK_BYTES;
-        let rest = chunk.split_off(cut);
-        let bytes = std::mem::replace(&mut chunk, {
-            let mut next = Vec::with_capacity(BLOCK_BYTES * 2);
-            next.extend_from_slice(&rest);
-            next
-        });
+        // The block gets an allocation of its own size; the chunk buffer
+        // keeps its capacity for the next read.
+        let bytes = chunk.get(..cut).unwrap_or_default().to_vec();
+        chunk.drain(..cut);
         let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
         if !bytes.is_empty()
             && !emit(Piece::Block(Block {
@@ -286,21 +301,22 @@ fn read_input(
 pub fn run(
     inputs: &[Input],
     jobs: usize,
+    all_rows: bool,
     counter: &Arc<AtomicU64>,
     sink: &mut dyn FnMut(Checked) -> bool,
 ) {
     if jobs <= 1 {
-        let mut worker = Worker::default();
+        let mut worker = Worker::new(all_rows);
         read_inputs(inputs, counter, &mut |piece| sink(worker.check(piece)));
         return;
     }
     // Pieces in flight (read but not yet written) are capped by tokens.
-    let in_flight = jobs * 4;
+    let in_flight = jobs * 2 + 2;
     let (tokens_tx, tokens_rx) = crossbeam_channel::bounded::<()>(in_flight);
     for _ in 0..in_flight {
         let _ = tokens_tx.send(());
     }
-    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Piece)>(jobs * 2);
+    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Piece)>(jobs);
     let (done_tx, done_rx) = crossbeam_channel::bounded::<(u64, Checked)>(in_flight);
     let stop = Arc::new(AtomicU64::new(0));
     std::thread::scope(|scope| {
@@ -320,7 +336,7 @@ pub fn run(
             let work_rx = work_rx.clone();
             let done_tx = done_tx.clone();
             scope.spawn(move || {
-                let mut worker = Worker::default();
+                let mut worker = Worker::new(all_rows);
                 for (seq, piece) in work_rx {
                     if done_tx.send((seq, worker.check(piece))).is_err() {
                         return;
@@ -422,7 +438,7 @@ mod tests {
         .map(|p| std::fs::read(root.join(p)).unwrap())
         .collect();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let mut worker = Worker::default();
+        let mut worker = Worker::new(true);
         for round in 0..1500 {
             let seed = &seeds[round % seeds.len()];
             let mut bytes = seed[..seed.len().min(4000)].to_vec();
@@ -466,7 +482,7 @@ mod tests {
         // Cutting a file into blocks must not change what is found.
         let path = crate::testing::corpora().join("parser-tests/pgn-extract/fischer.pgn");
         let bytes = std::fs::read(path).unwrap();
-        let mut worker = Worker::default();
+        let mut worker = Worker::new(true);
         let whole = worker.check_block(&Block {
             input: 0,
             bytes: bytes.clone(),
