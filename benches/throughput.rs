@@ -8,6 +8,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_arbiter::{
     game::Tags,
+    history::History,
     lexer::{self, Lexed},
     pipeline::{Block, Worker},
     replay,
@@ -20,7 +21,13 @@ fn data() -> Vec<u8> {
 }
 
 /// Walks every game with the lexer; with `replay`, also plays its moves.
-fn walk(bytes: &[u8], lexed: &mut Lexed, tags: &mut Tags, replay_moves: bool) -> usize {
+fn walk(
+    bytes: &[u8],
+    lexed: &mut Lexed,
+    tags: &mut Tags,
+    history: &mut History,
+    replay_moves: bool,
+) -> usize {
     let mut pos = 0;
     let mut plies = 0;
     loop {
@@ -30,7 +37,7 @@ fn walk(bytes: &[u8], lexed: &mut Lexed, tags: &mut Tags, replay_moves: bool) ->
         };
         let end = lexed.scan(rest, 1, tags).max(1);
         plies += if replay_moves {
-            replay::replay(&Chess::default(), &lexed.sans).plies
+            replay::replay(&Chess::default(), &lexed.sans, history, Default::default()).plies
         } else {
             lexed.sans.len()
         };
@@ -45,18 +52,27 @@ fn throughput(c: &mut Criterion) {
     group.sample_size(10);
     let mut lexed = Lexed::default();
     let mut tags = Tags::default();
+    let mut history = History::default();
     group.bench_function("parse", |b| {
-        b.iter(|| walk(black_box(&bytes), &mut lexed, &mut tags, false))
+        b.iter(|| {
+            walk(
+                black_box(&bytes),
+                &mut lexed,
+                &mut tags,
+                &mut history,
+                false,
+            )
+        })
     });
     group.bench_function("parse+replay", |b| {
-        b.iter(|| walk(black_box(&bytes), &mut lexed, &mut tags, true))
+        b.iter(|| walk(black_box(&bytes), &mut lexed, &mut tags, &mut history, true))
     });
     let block = Block {
         input: 0,
         bytes: bytes.clone(),
         first_line: 1,
     };
-    let mut worker = Worker::new(true);
+    let mut worker = Worker::new(Default::default(), true);
     group.bench_function("all-checks", |b| {
         b.iter(|| worker.check_block(black_box(&block)).len())
     });

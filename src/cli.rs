@@ -35,6 +35,13 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = FailOn::Error, value_name = "SEVERITY")]
     pub fail_on: FailOn,
 
+    /// The Laws of Chess to apply: fide-2023 (with the automatic draws by
+    /// fivefold repetition and 75 moves), fide-2000 (no automatic draws; a
+    /// dead position is any where neither side has mating material), or
+    /// fide-1994 (no automatic draws; dead positions are the 10.4 list).
+    #[arg(long, value_enum, default_value_t = Rules::Fide2023, value_name = "EDITION")]
+    pub rules: Rules,
+
     /// Worker threads (default: all cores). Output is the same for any
     /// number.
     #[arg(short, long, value_name = "N")]
@@ -56,4 +63,18 @@ pub enum FailOn {
     Info,
     /// Never fail because of findings.
     Never,
+}
+
+/// `--rules` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Rules {
+    /// FIDE Laws of Chess in force from 1 January 2023.
+    #[value(name = "fide-2023")]
+    Fide2023,
+    /// FIDE Laws of Chess adopted in November 2000.
+    #[value(name = "fide-2000")]
+    Fide2000,
+    /// FIDE Laws of Chess, 1994.
+    #[value(name = "fide-1994")]
+    Fide1994,
 }

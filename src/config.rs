@@ -8,9 +8,10 @@ use std::{
 };
 
 use crate::{
-    cli::{Cli, FailOn},
+    cli::{Cli, FailOn, Rules},
     finding::Severity,
     input::{self, Input},
+    rules::Edition,
 };
 
 /// Where a report goes.
@@ -43,6 +44,8 @@ pub struct Config {
     pub games: Option<Output>,
     /// Findings at or above this make the exit status 1; `None` never.
     pub fail_on: Option<Severity>,
+    /// The rule edition.
+    pub edition: Edition,
     /// Worker threads.
     pub jobs: usize,
     /// Progress bar and summary on stderr.
@@ -86,6 +89,11 @@ impl Config {
             findings: cli.findings.map_or(Output::Stdout, Output::File),
             games: cli.games.map(Output::File),
             fail_on,
+            edition: match cli.rules {
+                Rules::Fide2023 => Edition::Fide2023,
+                Rules::Fide2000 => Edition::Fide2000,
+                Rules::Fide1994 => Edition::Fide1994,
+            },
             jobs,
             quiet: cli.quiet,
         })

@@ -99,6 +99,20 @@ kinds! {
     UnterminatedComment => "unterminated-comment", Error, "PGN 5";
     /// Movetext that goes on after the game termination marker.
     TextAfterResult => "text-after-result", Error, "PGN 8.2.6";
+    /// The player to move could have claimed a draw by threefold repetition, and play went on.
+    UnclaimedThreefold => "unclaimed-threefold", Info, "FIDE 2023 9.2.1";
+    /// The player to move could have claimed a draw under the 50-move rule, and play went on.
+    UnclaimedFiftyMoves => "unclaimed-fifty-moves", Info, "FIDE 2023 9.3";
+    /// Moves recorded after the fifth occurrence of a position ended the game.
+    PlayedPastFivefold => "played-past-fivefold", Error, "FIDE 2023 9.6.1";
+    /// Moves recorded after 75 moves without capture or pawn move ended the game.
+    PlayedPastSeventyFiveMoves => "played-past-seventy-five-moves", Error, "FIDE 2023 9.6.2";
+    /// Moves recorded after a dead position ended the game.
+    PlayedPastDeadPosition => "played-past-dead-position", Error, "FIDE 2023 5.2.2";
+    /// A decisive result after the game ended by fivefold repetition.
+    ResultContradictsFivefold => "result-contradicts-fivefold", Error, "FIDE 2023 9.6.1";
+    /// A decisive result after the game ended by the 75-move rule.
+    ResultContradictsSeventyFiveMoves => "result-contradicts-seventy-five-moves", Error, "FIDE 2023 9.6.2";
 }
 
 impl fmt::Display for Kind {
@@ -195,6 +209,13 @@ mod tests {
                 "invalid-result",
                 "unterminated-comment",
                 "text-after-result",
+                "unclaimed-threefold",
+                "unclaimed-fifty-moves",
+                "played-past-fivefold",
+                "played-past-seventy-five-moves",
+                "played-past-dead-position",
+                "result-contradicts-fivefold",
+                "result-contradicts-seventy-five-moves",
             ]
         );
     }

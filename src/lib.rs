@@ -18,6 +18,7 @@ pub mod cli;
 pub mod config;
 pub mod finding;
 pub mod game;
+pub mod history;
 pub mod input;
 pub mod lexer;
 pub mod pgn;
@@ -25,6 +26,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod replay;
 pub mod report;
+pub mod rules;
 
 #[cfg(test)]
 mod testing;
@@ -48,9 +50,6 @@ pub enum Status {
     /// command line was wrong.
     Trouble = 2,
 }
-
-/// The rule edition findings cite.
-pub const RULES: &str = "fide-2023";
 
 fn is_broken_pipe(err: &csv::Error) -> bool {
     matches!(err.kind(), csv::ErrorKind::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
@@ -131,7 +130,14 @@ pub fn run(config: &Config) -> Status {
         true
     };
     let all_rows = config.games.is_some();
-    pipeline::run(&config.inputs, config.jobs, all_rows, &counter, &mut sink);
+    pipeline::run(
+        &config.inputs,
+        config.jobs,
+        config.edition,
+        all_rows,
+        &counter,
+        &mut sink,
+    );
     bar.finish_and_clear();
 
     let finished = report.finish();
@@ -151,7 +157,10 @@ pub fn run(config: &Config) -> Status {
 
     let summary = &report.summary;
     if !config.quiet {
-        eprint!("{}", summary.render(started.elapsed(), RULES));
+        eprint!(
+            "{}",
+            summary.render(started.elapsed(), config.edition.name())
+        );
     }
     if summary.problems > 0 {
         Status::Trouble

@@ -14,10 +14,12 @@ use std::{
 use crate::{
     checks,
     game::{RawGame, Tags, decode},
+    history::History,
     input::{self, Input},
     lexer::{self, Lexed},
     pgn,
     report::GameResult,
+    rules::Edition,
 };
 
 /// Bytes of decompressed input per block (a block only ends between games).
@@ -80,16 +82,21 @@ pub enum Checked {
 pub struct Worker {
     tags: Tags,
     lexed: Lexed,
+    history: History,
+    /// The rule edition games are judged by.
+    pub edition: Edition,
     /// Fill in the tag columns of every game (a games report is written),
     /// not only of games with findings.
     pub all_rows: bool,
 }
 
 impl Worker {
-    /// A worker; `all_rows` when a games report is written.
-    pub fn new(all_rows: bool) -> Worker {
+    /// A worker judging by `edition`; `all_rows` when a games report is
+    /// written.
+    pub fn new(edition: Edition, all_rows: bool) -> Worker {
         Worker {
             all_rows,
+            edition,
             ..Worker::default()
         }
     }
@@ -129,7 +136,12 @@ impl Worker {
                 tags: &self.tags,
                 lexed: &self.lexed,
             };
-            out.push(check_game(&game, self.all_rows));
+            out.push(check_game(
+                &game,
+                self.edition,
+                &mut self.history,
+                self.all_rows,
+            ));
             line = self.lexed.end_line;
             pos = start + end;
         }
@@ -143,9 +155,14 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
 
 /// Checks one game. The tag columns are filled in when `all_rows` or when
 /// there are findings (the findings report needs them).
-pub fn check_game(game: &RawGame<'_>, all_rows: bool) -> GameResult {
+pub fn check_game(
+    game: &RawGame<'_>,
+    edition: Edition,
+    history: &mut History,
+    all_rows: bool,
+) -> GameResult {
     let mut findings = Vec::new();
-    let verdict = checks::audit(game, &mut findings);
+    let verdict = checks::audit(game, edition, history, &mut findings);
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
     let mut result = GameResult {
@@ -301,12 +318,13 @@ fn read_input(
 pub fn run(
     inputs: &[Input],
     jobs: usize,
+    edition: Edition,
     all_rows: bool,
     counter: &Arc<AtomicU64>,
     sink: &mut dyn FnMut(Checked) -> bool,
 ) {
     if jobs <= 1 {
-        let mut worker = Worker::new(all_rows);
+        let mut worker = Worker::new(edition, all_rows);
         read_inputs(inputs, counter, &mut |piece| sink(worker.check(piece)));
         return;
     }
@@ -336,7 +354,7 @@ pub fn run(
             let work_rx = work_rx.clone();
             let done_tx = done_tx.clone();
             scope.spawn(move || {
-                let mut worker = Worker::new(all_rows);
+                let mut worker = Worker::new(edition, all_rows);
                 for (seq, piece) in work_rx {
                     if done_tx.send((seq, worker.check(piece))).is_err() {
                         return;
@@ -438,7 +456,7 @@ mod tests {
         .map(|p| std::fs::read(root.join(p)).unwrap())
         .collect();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let mut worker = Worker::new(true);
+        let mut worker = Worker::new(Edition::default(), true);
         for round in 0..1500 {
             let seed = &seeds[round % seeds.len()];
             let mut bytes = seed[..seed.len().min(4000)].to_vec();
@@ -482,7 +500,7 @@ mod tests {
         // Cutting a file into blocks must not change what is found.
         let path = crate::testing::corpora().join("parser-tests/pgn-extract/fischer.pgn");
         let bytes = std::fs::read(path).unwrap();
-        let mut worker = Worker::new(true);
+        let mut worker = Worker::new(Edition::default(), true);
         let whole = worker.check_block(&Block {
             input: 0,
             bytes: bytes.clone(),

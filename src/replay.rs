@@ -8,7 +8,7 @@ use shakmaty::{
     san::{San, SanError, SanPlus, Suffix},
 };
 
-use crate::lexer::SanToken;
+use crate::{history::History, lexer::SanToken, rules::Edition};
 
 /// Why a move could not be played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,8 +53,15 @@ pub struct Replay {
     pub suffix_issues: Vec<SuffixIssue>,
 }
 
-/// Plays `moves` from `start` until one is not legal.
-pub fn replay(start: &Chess, moves: &[SanToken]) -> Replay {
+/// Plays `moves` from `start` until one is not legal, recording the
+/// positions in `history` for the draw rules of `edition`.
+pub fn replay(
+    start: &Chess,
+    moves: &[SanToken],
+    history: &mut History,
+    edition: Edition,
+) -> Replay {
+    history.start(edition, start);
     let mut pos = start.clone();
     let mut suffix_issues = Vec::new();
     for (index, token) in moves.iter().enumerate() {
@@ -73,7 +80,11 @@ pub fn replay(start: &Chess, moves: &[SanToken]) -> Replay {
                 };
             }
         };
+        let mover = pos.turn();
         pos.play_unchecked(m);
+        if history.open() {
+            history.push(&pos, mover, m);
+        }
         // A move without a suffix is only judged when it is the last one: a
         // check written without `+` is common and not reported, and a mate
         // can only be the last move (nothing legal follows it), so only the
@@ -164,7 +175,16 @@ mod tests {
     fn play(movetext: &str) -> (Replay, Lexed) {
         let mut lexed = Lexed::default();
         lexed.scan(movetext.as_bytes(), 1, &mut crate::game::Tags::default());
-        (replay(&Chess::default(), &lexed.sans), lexed)
+        let mut history = History::default();
+        (
+            replay(
+                &Chess::default(),
+                &lexed.sans,
+                &mut history,
+                Edition::default(),
+            ),
+            lexed,
+        )
     }
 
     #[test]

@@ -357,3 +357,37 @@ fn a_closed_output_pipe_ends_quietly() {
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
+
+#[test]
+fn rule_editions_change_what_is_judged_and_cited() {
+    let dir = fixtures();
+    let case = "draws/played-past-fivefold.pgn";
+    let run = |rules: &str| {
+        let out = run_in(&dir, &["--rules", rules, case]);
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let (findings, summary) = run("fide-2023");
+    assert!(findings.contains(",played-past-fivefold,FIDE 2023 9.6.1,"));
+    assert!(summary.contains("rules fide-2023"), "{summary}");
+    // No automatic draws before 2014: the same game only had a claim.
+    let (findings, summary) = run("fide-1994");
+    assert!(!findings.contains(",played-past-fivefold,"), "{findings}");
+    assert!(
+        !findings.contains(",result-contradicts-fivefold,"),
+        "{findings}"
+    );
+    assert!(
+        findings.contains(",unclaimed-threefold,FIDE 1994 10.10(1),"),
+        "{findings}"
+    );
+    assert!(summary.contains("rules fide-1994"), "{summary}");
+    let (findings, _) = run("fide-2000");
+    assert!(
+        findings.contains(",unclaimed-threefold,FIDE 2000 9.2,"),
+        "{findings}"
+    );
+    assert_eq!(
+        run_in(&dir, &["--rules", "fide-1800", case]).status.code(),
+        Some(2)
+    );
+}

@@ -1,7 +1,8 @@
 //! Judges one game: each submodule is one rule area and adds its findings.
 //! `audit` runs them in the order a game's life goes: tags, the starting
-//! position, the movetext, the replay, the result.
+//! position, the movetext, the replay, the draw rules, the result.
 
+mod draws;
 mod moves;
 mod result;
 mod setup;
@@ -9,9 +10,15 @@ mod tags;
 
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 
-use crate::{finding::Finding, game::RawGame, replay};
+use crate::{
+    finding::Finding,
+    game::RawGame,
+    history::{EndKind, History},
+    replay,
+    rules::{Article, Edition},
+};
 
-/// What the board shows at the end of the replay.
+/// What the board shows at the end of the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoardEnd {
     /// Nothing that ends the game.
@@ -20,8 +27,12 @@ pub enum BoardEnd {
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
-    /// Neither side can mate (insufficient material).
+    /// Neither side can mate (as far as material shows).
     DeadPosition,
+    /// The same position for the fifth time (FIDE 2023 9.6.1).
+    Fivefold,
+    /// 75 moves of each player without capture or pawn move (9.6.2).
+    SeventyFiveMoves,
     /// Replay stopped at a move that could not be played.
     IllegalMove,
     /// The game was not replayed (unsupported variant, bad FEN).
@@ -36,6 +47,8 @@ impl BoardEnd {
             BoardEnd::Checkmate => "checkmate",
             BoardEnd::Stalemate => "stalemate",
             BoardEnd::DeadPosition => "dead-position",
+            BoardEnd::Fivefold => "fivefold",
+            BoardEnd::SeventyFiveMoves => "seventy-five-moves",
             BoardEnd::IllegalMove => "illegal-move",
         }
     }
@@ -52,8 +65,30 @@ pub struct Verdict {
     pub expected: Option<KnownOutcome>,
 }
 
-/// Checks one game, appending its findings in the order of the record.
-pub fn audit(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Verdict {
+/// How the board decided a game: the end, the result it requires, the
+/// article, and the position (FEN).
+#[derive(Debug, Clone)]
+pub struct Decided {
+    /// The kind of end.
+    pub end: BoardEnd,
+    /// The result it requires.
+    pub expected: KnownOutcome,
+    /// The article it rests on.
+    pub rule: &'static str,
+    /// The deciding position.
+    pub fen: String,
+    /// The side to move there.
+    pub turn: Color,
+}
+
+/// Checks one game under `edition`, appending its findings in the order of
+/// the record. `history` is a reused buffer.
+pub fn audit(
+    game: &RawGame<'_>,
+    edition: Edition,
+    history: &mut History,
+    findings: &mut Vec<Finding>,
+) -> Verdict {
     tags::check(game, findings);
     let start = match setup::start(game, findings) {
         Ok(start) => start,
@@ -70,19 +105,40 @@ pub fn audit(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Verdict {
             };
         }
     };
-    let replayed = replay::replay(&start, &game.lexed.sans);
+    let replayed = replay::replay(&start, &game.lexed.sans, history, edition);
     moves::check_replay(game, &replayed, findings);
     moves::check_tokens(game, Some(&replayed), findings);
-    let (board_end, expected) = if replayed.stopped.is_some() || stopped_unreadable(game) {
-        (BoardEnd::IllegalMove, None)
+    draws::check(game, &replayed, history, edition, findings);
+    // An automatic end comes first: what follows it does not count.
+    let decided = if let Some(end) = &history.end {
+        let (board_end, article) = match end.kind {
+            EndKind::Fivefold => (BoardEnd::Fivefold, Article::Fivefold),
+            EndKind::SeventyFive => (BoardEnd::SeventyFiveMoves, Article::SeventyFive),
+            EndKind::DeadPosition => (BoardEnd::DeadPosition, Article::DeadPosition),
+        };
+        Some(Decided {
+            end: board_end,
+            expected: KnownOutcome::Draw,
+            rule: edition.cite(article),
+            fen: end.fen.clone(),
+            turn: end.turn,
+        })
+    } else if replayed.stopped.is_some() || stopped_unreadable(game) {
+        let verdict = Verdict {
+            plies: replayed.plies,
+            board_end: BoardEnd::IllegalMove,
+            expected: None,
+        };
+        result::check(game, None, findings);
+        return verdict;
     } else {
-        judge(&replayed.end)
+        judge(&replayed.end, edition)
     };
-    result::check(game, Some((&replayed.end, board_end, expected)), findings);
+    result::check(game, decided.as_ref(), findings);
     Verdict {
         plies: replayed.plies,
-        board_end,
-        expected,
+        board_end: decided.as_ref().map_or(BoardEnd::Open, |d| d.end),
+        expected: decided.map(|d| d.expected),
     }
 }
 
@@ -95,19 +151,34 @@ fn stopped_unreadable(game: &RawGame<'_>) -> bool {
 }
 
 /// What the final position decides by itself.
-fn judge(pos: &Chess) -> (BoardEnd, Option<KnownOutcome>) {
+fn judge(pos: &Chess, edition: Edition) -> Option<Decided> {
     // One move generation serves both mate and stalemate.
     let no_moves = pos.legal_moves().is_empty();
-    if no_moves && pos.is_check() {
+    let (end, expected, article) = if no_moves && pos.is_check() {
         let winner = !pos.turn();
-        (BoardEnd::Checkmate, Some(KnownOutcome::Decisive { winner }))
+        (
+            BoardEnd::Checkmate,
+            KnownOutcome::Decisive { winner },
+            Article::Checkmate,
+        )
     } else if no_moves {
-        (BoardEnd::Stalemate, Some(KnownOutcome::Draw))
-    } else if pos.is_insufficient_material() {
-        (BoardEnd::DeadPosition, Some(KnownOutcome::Draw))
+        (BoardEnd::Stalemate, KnownOutcome::Draw, Article::Stalemate)
+    } else if edition.is_dead(pos) {
+        (
+            BoardEnd::DeadPosition,
+            KnownOutcome::Draw,
+            Article::DeadPosition,
+        )
     } else {
-        (BoardEnd::Open, None)
-    }
+        return None;
+    };
+    Some(Decided {
+        end,
+        expected,
+        rule: edition.cite(article),
+        fen: replay::fen(pos),
+        turn: pos.turn(),
+    })
 }
 
 /// A result as PGN writes it.

@@ -2,9 +2,9 @@
 //! the two the same (PGN 8.2.6), and what the board requires after mate,
 //! stalemate or a dead position (FIDE 2023 5.1.1, 5.2.1, 5.2.2).
 
-use shakmaty::{Chess, KnownOutcome, Outcome, Position};
+use shakmaty::Outcome;
 
-use super::{BoardEnd, result_str};
+use super::{BoardEnd, Decided, result_str};
 use crate::{
     finding::{Finding, Kind},
     game::RawGame,
@@ -25,13 +25,8 @@ fn outcome_str(outcome: Outcome) -> &'static str {
     }
 }
 
-/// `board` is the final position with what it shows, when the game was
-/// replayed to its end.
-pub fn check(
-    game: &RawGame<'_>,
-    board: Option<(&Chess, BoardEnd, Option<KnownOutcome>)>,
-    findings: &mut Vec<Finding>,
-) {
+/// `decided` is how the board decided the game, when it did.
+pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<Finding>) {
     let tag = game.tags.find("Result");
     let marker = game.lexed.marker;
     match tag {
@@ -66,7 +61,7 @@ pub fn check(
         ));
     }
 
-    let Some((pos, board_end, Some(expected))) = board else {
+    let Some(decided) = decided else {
         return;
     };
     // The recorded result: the Result tag, else the marker.
@@ -75,34 +70,48 @@ pub fn check(
         (None, Some(m)) => (m.outcome, m.line),
         (None, None) => return,
     };
-    if recorded == Outcome::Known(expected) {
+    if recorded == Outcome::Known(decided.expected) {
         return;
     }
-    let (kind, what) = match board_end {
+    let side = replay::side(decided.turn);
+    let (kind, what) = match decided.end {
         BoardEnd::Checkmate => (
             Kind::ResultContradictsCheckmate,
-            format!("{} is checkmated", replay::side(pos.turn())),
+            format!("in the final position {side} is checkmated"),
         ),
         BoardEnd::Stalemate => (
             Kind::ResultContradictsStalemate,
-            format!("{} is stalemated", replay::side(pos.turn())),
+            format!("in the final position {side} is stalemated"),
         ),
         BoardEnd::DeadPosition => (
             Kind::ResultContradictsDeadPosition,
-            "neither side has the material to checkmate (dead position)".to_owned(),
+            "the game reached a position where neither side has the material to checkmate (dead position)".to_owned(),
+        ),
+        BoardEnd::Fivefold => (
+            Kind::ResultContradictsFivefold,
+            "the game ended by itself when a position occurred for the fifth time".to_owned(),
+        ),
+        BoardEnd::SeventyFiveMoves => (
+            Kind::ResultContradictsSeventyFiveMoves,
+            "the game ended by itself after 75 moves of each player without a capture or pawn move".to_owned(),
         ),
         _ => return,
     };
+    let mut what = what;
+    if let Some(first) = what.get(..1) {
+        what = first.to_uppercase() + what.get(1..).unwrap_or_default();
+    }
     findings.push(
         Finding::new(
             kind,
             line,
             format!(
-                "In the final position {what}, so the result must be {}, but it is recorded as {}.",
-                result_str(expected),
+                "{what}, so the result must be {}, but it is recorded as {}.",
+                result_str(decided.expected),
                 outcome_str(recorded)
             ),
         )
-        .with_fen(replay::fen(pos)),
+        .citing(decided.rule)
+        .with_fen(decided.fen.clone()),
     );
 }

@@ -1,0 +1,283 @@
+//! Draw rules as an arbiter applies them to a record: claims that were
+//! possible and not made (threefold repetition, FIDE 2023 9.2, 1994 10.10;
+//! fifty moves, 9.3, 1994 10.12) and moves recorded after the game had
+//! already ended by itself (fivefold 9.6.1, 75 moves 9.6.2, dead position
+//! 5.2.2).
+
+use shakmaty::Color;
+
+use crate::{
+    finding::{Finding, Kind, MoveRef},
+    game::RawGame,
+    history::{Claim, ClaimKind, EndKind, History},
+    replay::{self, Replay},
+    rules::{Article, Edition},
+};
+
+/// "1 ply", "3 plies".
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// "ply 12 and ply 16", "the start and ply 4".
+fn plies(indices: &[usize]) -> String {
+    let names: Vec<String> = indices
+        .iter()
+        .map(|&i| {
+            if i == 0 {
+                "the start".to_owned()
+            } else {
+                format!("ply {i}")
+            }
+        })
+        .collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The move that led to position `index` (its ply is `index`), as recorded.
+fn recorded_move(
+    game: &RawGame<'_>,
+    index: usize,
+    after_turn: Color,
+    fullmoves_after: u32,
+) -> Option<(MoveRef, u64)> {
+    let token = game.lexed.sans.get(index.checked_sub(1)?)?;
+    // The mover is the side not to move after it.
+    let number = match after_turn {
+        Color::Black => format!("{fullmoves_after}."),
+        Color::White => format!("{}...", fullmoves_after.saturating_sub(1)),
+    };
+    Some((
+        MoveRef {
+            ply: u32::try_from(index).unwrap_or(u32::MAX),
+            number,
+            san: game.text(token.start, token.end),
+        },
+        token.line,
+    ))
+}
+
+/// The move number label of a move made from a position given by FEN
+/// fields: `23.` or `23...`.
+fn number_from_fen(fen: &str) -> String {
+    let full = fullmoves_of(fen);
+    match turn_of(fen) {
+        Color::Black => format!("{full}..."),
+        Color::White => format!("{full}."),
+    }
+}
+
+fn fullmoves_of(fen: &str) -> u32 {
+    fen.split(' ')
+        .nth(5)
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(1)
+}
+
+fn turn_of(fen: &str) -> Color {
+    if fen.split(' ').nth(1) == Some("b") {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// Where a finding about position `index` points: the move that led to it,
+/// or the game's first move line for the start position.
+fn at_position(game: &RawGame<'_>, index: usize, fen: &str) -> (Option<MoveRef>, u64) {
+    match recorded_move(game, index, turn_of(fen), fullmoves_of(fen)) {
+        Some((mv, line)) => (Some(mv), line),
+        None => (None, game.lexed.sans.first().map_or(game.line, |t| t.line)),
+    }
+}
+
+/// Adds the draw findings of a replayed game.
+pub fn check(
+    game: &RawGame<'_>,
+    replayed: &Replay,
+    history: &History,
+    edition: Edition,
+    findings: &mut Vec<Finding>,
+) {
+    // The last position reached; moves after an automatic end still count
+    // here as "recorded after it".
+    let last = replayed.plies;
+    let end_index = history.end.as_ref().map_or(usize::MAX, |e| e.index);
+
+    if let Some(claim) = &history.threefold
+        && claim.index < end_index
+        && went_on(claim, last, history)
+    {
+        findings.push(unclaimed(game, claim, last, edition, true));
+    }
+    if let Some(claim) = &history.fifty
+        && claim.index < end_index
+        && went_on(claim, last, history)
+    {
+        findings.push(unclaimed(game, claim, last, edition, false));
+    }
+
+    let Some(end) = &history.end else {
+        return;
+    };
+    if end.index >= last {
+        return;
+    }
+    let after = last - end.index;
+    let (mv, line) = at_position(game, end.index, &end.fen);
+    let at = match &mv {
+        Some(m) => format!("after {}{}", m.number, m.san),
+        None => "at the start".to_owned(),
+    };
+    let (kind, article, what) = match end.kind {
+        EndKind::Fivefold => (
+            Kind::PlayedPastFivefold,
+            Article::Fivefold,
+            format!(
+                "The position {at} occurred for the fifth time (before at {})",
+                plies(&end.earlier)
+            ),
+        ),
+        EndKind::SeventyFive => (
+            Kind::PlayedPastSeventyFiveMoves,
+            Article::SeventyFive,
+            format!("{at}, each player had made 75 moves without a capture or pawn move")
+                .replacen('a', "A", 1),
+        ),
+        EndKind::DeadPosition => (
+            Kind::PlayedPastDeadPosition,
+            Article::DeadPosition,
+            format!("{at}, neither side has the material to checkmate (dead position)")
+                .replacen('a', "A", 1),
+        ),
+    };
+    let mut finding = Finding::new(
+        kind,
+        line,
+        format!(
+            "{what}, which ends the game as a draw; what is recorded after it ({}) does not count.",
+            plural(after, "ply", "plies")
+        ),
+    )
+    .citing(edition.cite(article))
+    .with_fen(end.fen.clone());
+    if let Some(mv) = mv {
+        finding = finding.at_move(mv);
+    }
+    findings.push(finding);
+}
+
+/// Whether play went on past a claim point without the claim being made:
+/// writing down the repeating (or fiftieth) move as the game's last move is
+/// how such a claim is made, so that is not "went on".
+fn went_on(claim: &Claim, last: usize, history: &History) -> bool {
+    match claim.kind {
+        ClaimKind::Just => last > claim.index,
+        ClaimKind::About(_) => {
+            last > claim.index + 1
+                || (last == claim.index + 1
+                    && claim.earlier.len() >= 2
+                    && history.count_at(last) < 3)
+        }
+    }
+}
+
+fn unclaimed(
+    game: &RawGame<'_>,
+    claim: &Claim,
+    last: usize,
+    edition: Edition,
+    threefold: bool,
+) -> Finding {
+    let who = replay::side(claim.claimant);
+    let more = last - claim.index;
+    let (kind, about, just) = if threefold {
+        (
+            Kind::UnclaimedThreefold,
+            Article::ThreefoldAbout,
+            Article::ThreefoldJust,
+        )
+    } else {
+        (
+            Kind::UnclaimedFiftyMoves,
+            Article::FiftyAbout,
+            Article::FiftyJust,
+        )
+    };
+    let rule_name = if threefold {
+        "threefold repetition"
+    } else {
+        "the 50-move rule"
+    };
+    match &claim.kind {
+        ClaimKind::Just => {
+            let (mv, line) = at_position(game, claim.index, &claim.fen);
+            let at = match &mv {
+                Some(m) => format!("after {}{}", m.number, m.san),
+                None => "at the start".to_owned(),
+            };
+            let why = if threefold {
+                format!(
+                    "the position {at} occurred for the third time (before at {})",
+                    plies(&claim.earlier)
+                )
+            } else {
+                format!("{at} each player had made 50 moves without a capture or pawn move")
+            };
+            let mut f = Finding::new(
+                kind,
+                line,
+                format!(
+                    "{who} could have claimed a draw by {rule_name}: {why}; the game went on for {}.", plural(more, "more ply", "more plies")
+                ),
+            )
+            .citing(edition.cite(just))
+            .with_fen(claim.fen.clone());
+            if let Some(mv) = mv {
+                f = f.at_move(mv);
+            }
+            f
+        }
+        ClaimKind::About(san) => {
+            let number = number_from_fen(&claim.fen);
+            let line = game
+                .lexed
+                .sans
+                .get(claim.index)
+                .or(game.lexed.sans.last())
+                .map_or(game.line, |t| t.line);
+            let why = if threefold {
+                format!(
+                    "by writing down {number}{san}, which makes the position of {} occur for the third time",
+                    plies(&claim.earlier)
+                )
+            } else {
+                format!(
+                    "by writing down {number}{san}, which completes 50 moves of each player without a capture or pawn move"
+                )
+            };
+            Finding::new(
+                kind,
+                line,
+                format!(
+                    "{who} could have claimed a draw by {rule_name} {why}; the game went on for {}.", plural(more, "more ply", "more plies")
+                ),
+            )
+            .citing(edition.cite(about))
+            .at_move(MoveRef {
+                ply: u32::try_from(claim.index + 1).unwrap_or(u32::MAX),
+                number,
+                san: san.clone(),
+            })
+            .with_fen(claim.fen.clone())
+        }
+    }
+}

@@ -1,0 +1,575 @@
+//! The positions of one game as it is replayed, for the draw rules: how often
+//! each position has occurred (FIDE 2023 9.2.3: same player to move, same
+//! pieces on the same squares, same castling rights, an en passant capture
+//! only when it is legal), the halfmove clock, the first point where a draw
+//! could have been claimed (9.2, 9.3; 1994 10.10, 10.12), and the first
+//! automatic end (fivefold 9.6.1, 75 moves 9.6.2, dead position 5.2.2).
+//!
+//! A Zobrist hash finds candidate repetitions; a repetition counts only when
+//! the positions are equal in full, so a hash collision never reports one.
+//! Only positions since the last capture or pawn move are compared (no
+//! earlier position can recur), and a claim "by intention" (the player
+//! writes down the move that repeats) generates moves only when some
+//! position has already occurred twice, so long games stay linear.
+
+use shakmaty::{
+    Bitboard, Board, CastlingSide, Chess, Color, EnPassantMode, Move, Position, Role, Square,
+    san::San,
+    zobrist::{Zobrist64, ZobristValue},
+};
+
+use crate::{replay, rules::Edition};
+
+/// What makes two positions the same (FIDE 2023 9.2.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    ep: Option<Square>,
+}
+
+impl Key {
+    fn of(pos: &Chess) -> Key {
+        Key {
+            board: pos.board().clone(),
+            turn: pos.turn(),
+            castling: pos.castles().castling_rights(),
+            ep: pos.ep_square(EnPassantMode::Legal),
+        }
+    }
+}
+
+/// A Zobrist hash of the pieces alone. It only finds candidates: the side to
+/// move is the same for positions an even number of plies apart, and
+/// castling and en passant rights are compared in full (`Key`).
+fn board_hash(board: &Board) -> u64 {
+    let mut h = 0;
+    for (square, piece) in board {
+        h ^= Zobrist64::zobrist_for_piece(square, piece).0;
+    }
+    h
+}
+
+/// How a move changes `board_hash`: every piece it lifts or puts down.
+fn board_delta(turn: Color, m: Move) -> u64 {
+    let z = |square: Square, role: Role, color: Color| {
+        Zobrist64::zobrist_for_piece(square, role.of(color)).0
+    };
+    match m {
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => {
+            let mut h = z(from, role, turn) ^ z(to, promotion.unwrap_or(role), turn);
+            if let Some(captured) = capture {
+                h ^= z(to, captured, !turn);
+            }
+            h
+        }
+        Move::EnPassant { from, to } => {
+            z(from, Role::Pawn, turn)
+                ^ z(to, Role::Pawn, turn)
+                ^ z(
+                    Square::from_coords(to.file(), from.rank()),
+                    Role::Pawn,
+                    !turn,
+                )
+        }
+        Move::Castle { king, rook } => {
+            let side = if rook < king {
+                CastlingSide::QueenSide
+            } else {
+                CastlingSide::KingSide
+            };
+            z(king, Role::King, turn)
+                ^ z(rook, Role::Rook, turn)
+                ^ z(side.king_to(turn), Role::King, turn)
+                ^ z(side.rook_to(turn), Role::Rook, turn)
+        }
+        Move::Put { role, to } => z(to, role, turn),
+    }
+}
+
+/// The two ways a claim can be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClaimKind {
+    /// The position (or the fiftieth move) has just been completed: the
+    /// player to move claims.
+    Just,
+    /// The player to move could write down this move (SAN), which completes
+    /// it, and claim before playing it.
+    About(String),
+}
+
+/// A point where the player to move could have claimed a draw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    /// The position index (0 the start, n after the n-th ply) where the
+    /// claimant is to move.
+    pub index: usize,
+    /// Which kind of claim.
+    pub kind: ClaimKind,
+    /// Position indices where the repeated position occurred before
+    /// (threefold only).
+    pub earlier: Vec<usize>,
+    /// The claimant.
+    pub claimant: Color,
+    /// The position at the claim, as FEN.
+    pub fen: String,
+}
+
+/// Why a game ended by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndKind {
+    /// The same position for the fifth time (FIDE 2023 9.6.1).
+    Fivefold,
+    /// 75 moves of each player without capture or pawn move (9.6.2).
+    SeventyFive,
+    /// Neither side can mate (5.2.2, 2000 1.3, 1994 10.4).
+    DeadPosition,
+}
+
+/// The first automatic end of the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct End {
+    /// Position index where the game ended.
+    pub index: usize,
+    /// Why.
+    pub kind: EndKind,
+    /// Earlier occurrences (fivefold only).
+    pub earlier: Vec<usize>,
+    /// The position, as FEN.
+    pub fen: String,
+    /// The side to move there.
+    pub turn: Color,
+}
+
+/// The history of one game. Reused from game to game.
+///
+/// Exact keys are costly to keep for every ply, and most stretches between
+/// captures and pawn moves never repeat a position. So a stretch keeps only
+/// hashes and moves, and its keys are built (by replaying the stretch from
+/// its first position) the first time a hash matches; from then on each
+/// new position of the stretch stores its key. Every stretch is replayed at
+/// most once, so the work stays linear in the length of the game.
+#[derive(Debug, Default)]
+pub struct History {
+    edition: Edition,
+    hashes: Vec<u64>,
+    /// How many times the position at each index has occurred up to it.
+    counts: Vec<u8>,
+    /// Index of the first position of the current stretch (since the last
+    /// capture or pawn move, or the start).
+    base: usize,
+    /// The position at `base`.
+    base_pos: Chess,
+    /// The moves played since `base`.
+    moves: Vec<Move>,
+    /// Keys of the stretch's positions from `base`, once built.
+    keys: Vec<Key>,
+    built: bool,
+    candidates: Vec<u64>,
+    /// The first point where threefold repetition could be claimed.
+    pub threefold: Option<Claim>,
+    /// The first point where the 50-move rule could be claimed.
+    pub fifty: Option<Claim>,
+    /// The first automatic end.
+    pub end: Option<End>,
+}
+
+impl History {
+    /// Starts a game at `start` under `edition`.
+    pub fn start(&mut self, edition: Edition, start: &Chess) {
+        self.edition = edition;
+        self.hashes.clear();
+        self.counts.clear();
+        self.threefold = None;
+        self.fifty = None;
+        self.end = None;
+        self.record(start, board_hash(start.board()), None);
+    }
+
+    /// How often the position at `index` had occurred by then.
+    pub fn count_at(&self, index: usize) -> u8 {
+        self.counts.get(index).copied().unwrap_or(0)
+    }
+
+    /// Whether positions still matter (the game has not ended by itself).
+    pub fn open(&self) -> bool {
+        self.end.is_none()
+    }
+
+    /// Records the position `pos` reached by `m` (played by `mover`).
+    pub fn push(&mut self, pos: &Chess, mover: Color, m: Move) {
+        if self.end.is_some() {
+            return;
+        }
+        let h = self.hashes.last().map_or(0, |h| h ^ board_delta(mover, m));
+        self.record(pos, h, Some(m));
+    }
+
+    fn record(&mut self, pos: &Chess, h: u64, m: Option<Move>) {
+        let index = self.hashes.len();
+        let window = self.window_start(pos, index);
+        match m {
+            Some(m) if window <= self.base && index > 0 => self.moves.push(m),
+            _ => {
+                // A new stretch: nothing before it can recur.
+                self.base = index;
+                self.base_pos = pos.clone();
+                self.moves.clear();
+                self.keys.clear();
+                self.built = false;
+            }
+        }
+        let key = (index - self.base >= 4).then(|| Key::of(pos));
+        let mut count = 1;
+        if let Some(key) = &key {
+            // The most recent equal position, same player to move.
+            for q in (self.base..index).rev().skip(1).step_by(2) {
+                if self.hashes[q] == h {
+                    self.build(index);
+                    if self.keys.get(q - self.base) == Some(key) {
+                        count = self.counts[q].saturating_add(1);
+                        break;
+                    }
+                }
+            }
+        }
+        if self.built {
+            self.keys.push(key.unwrap_or_else(|| Key::of(pos)));
+        }
+        self.hashes.push(h);
+        self.counts.push(count);
+        self.judge(pos, index, count);
+    }
+
+    /// Builds the keys of the stretch's positions before `index`.
+    fn build(&mut self, index: usize) {
+        if self.built {
+            return;
+        }
+        self.keys.clear();
+        let mut p = self.base_pos.clone();
+        self.keys.push(Key::of(&p));
+        for &m in self.moves.iter().take(index - self.base - 1) {
+            p.play_unchecked(m);
+            self.keys.push(Key::of(&p));
+        }
+        self.built = true;
+    }
+
+    /// The first index whose position could equal the one at `index`: none
+    /// before the last capture or pawn move, none before the start.
+    fn window_start(&self, pos: &Chess, index: usize) -> usize {
+        index.saturating_sub(pos.halfmoves() as usize)
+    }
+
+    /// The earlier indices where the position at `index` occurred (its key
+    /// is built: it repeats).
+    fn earlier(&self, index: usize) -> Vec<usize> {
+        let key_at = |i: usize| i.checked_sub(self.base).and_then(|k| self.keys.get(k));
+        let (Some(&h), Some(key)) = (self.hashes.get(index), key_at(index)) else {
+            return Vec::new();
+        };
+        let mut out: Vec<usize> = (self.base..index)
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|&q| self.hashes[q] == h && key_at(q) == Some(key))
+            .collect();
+        out.reverse();
+        out
+    }
+
+    fn judge(&mut self, pos: &Chess, index: usize, count: u8) {
+        let edition = self.edition;
+        let halfmoves = pos.halfmoves();
+        // Automatic ends: the game is over at this position.
+        let end = if edition.automatic_draws() && count >= 5 {
+            Some(EndKind::Fivefold)
+        } else if edition.automatic_draws() && halfmoves >= 150 && !pos.is_checkmate() {
+            // FIDE 2023 9.6.2: unless the last move mated.
+            Some(EndKind::SeventyFive)
+        } else if edition.is_dead(pos) {
+            Some(EndKind::DeadPosition)
+        } else {
+            None
+        };
+        if let Some(kind) = end {
+            let earlier = if kind == EndKind::Fivefold {
+                self.earlier(index)
+            } else {
+                Vec::new()
+            };
+            self.end = Some(End {
+                index,
+                kind,
+                earlier,
+                fen: replay::fen(pos),
+                turn: pos.turn(),
+            });
+            return;
+        }
+
+        if self.threefold.is_none() {
+            if count >= 3 {
+                self.threefold = Some(Claim {
+                    index,
+                    kind: ClaimKind::Just,
+                    earlier: self.earlier(index),
+                    claimant: pos.turn(),
+                    fen: replay::fen(pos),
+                });
+            } else if let Some((m, earlier)) = self.repeating_move(pos, index) {
+                self.threefold = Some(Claim {
+                    index,
+                    kind: ClaimKind::About(San::from_move(pos, m).to_string()),
+                    earlier,
+                    claimant: pos.turn(),
+                    fen: replay::fen(pos),
+                });
+            }
+        }
+
+        if self.fifty.is_none() {
+            let kind = if halfmoves >= 100 {
+                Some(ClaimKind::Just)
+            } else if halfmoves == 99 && edition.fifty_by_intention() {
+                // A move that is neither a capture nor a pawn move completes
+                // the fifty moves.
+                pos.legal_moves()
+                    .iter()
+                    .find(|m| m.role() != Role::Pawn && !m.is_capture())
+                    .map(|m| ClaimKind::About(San::from_move(pos, *m).to_string()))
+            } else {
+                None
+            };
+            if let Some(kind) = kind {
+                self.fifty = Some(Claim {
+                    index,
+                    kind,
+                    earlier: Vec::new(),
+                    claimant: pos.turn(),
+                    fen: replay::fen(pos),
+                });
+            }
+        }
+    }
+
+    /// A legal move from `pos` (at `index`) that makes a position occur for
+    /// the third time, with that position's earlier occurrences.
+    fn repeating_move(&mut self, pos: &Chess, index: usize) -> Option<(Move, Vec<usize>)> {
+        // Positions with the other player to move that occurred twice.
+        self.candidates.clear();
+        // After a quiet move the stretch grows by one: four plies needed.
+        if index + 1 - self.base < 4 {
+            return None;
+        }
+        for q in (self.base..index).rev().step_by(2) {
+            if self.counts[q] >= 2 {
+                self.candidates.push(self.hashes[q]);
+            }
+        }
+        if self.candidates.is_empty() {
+            return None;
+        }
+        self.candidates.sort_unstable();
+        let current = self.hashes[index];
+        for m in pos.legal_moves() {
+            // A capture, a pawn move or castling changes what can never
+            // change back: no earlier position can recur after it.
+            if m.is_capture() || m.role() == Role::Pawn || m.is_castle() {
+                continue;
+            }
+            let h = current ^ board_delta(pos.turn(), m);
+            if self.candidates.binary_search(&h).is_err() {
+                continue;
+            }
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let key = Key::of(&after);
+            self.build(index + 1);
+            let base = self.base;
+            let earlier: Vec<usize> = (base..index)
+                .rev()
+                .step_by(2)
+                .filter(|&q| self.hashes[q] == h && self.keys.get(q - base) == Some(&key))
+                .collect();
+            if earlier.len() >= 2 {
+                let mut earlier = earlier;
+                earlier.reverse();
+                return Some((m, earlier));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{game::Tags, lexer::Lexed, replay};
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn run(fen: Option<&str>, movetext: &str, edition: Edition) -> History {
+        let start: Chess = match fen {
+            Some(fen) => {
+                let fen: Fen = fen.parse().unwrap();
+                let mode = CastlingMode::detect(fen.as_setup());
+                fen.into_position(mode).unwrap()
+            }
+            None => Chess::default(),
+        };
+        let mut lexed = Lexed::default();
+        lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
+        let mut history = History::default();
+        let replayed = replay::replay(&start, &lexed.sans, &mut history, edition);
+        assert!(replayed.stopped.is_none(), "{movetext}");
+        history
+    }
+
+    fn threefold(history: &History) -> (usize, ClaimKind, Vec<usize>) {
+        let c = history.threefold.clone().expect("a threefold claim");
+        (c.index, c.kind, c.earlier)
+    }
+
+    #[test]
+    fn claim_by_intention_comes_before_the_third_occurrence() {
+        let h = run(
+            None,
+            "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3",
+            Edition::Fide2023,
+        );
+        // After 4. Ng1 Black can write down Ng8, repeating the start a third time.
+        assert_eq!(
+            threefold(&h),
+            (7, ClaimKind::About("Ng8".into()), vec![0, 4])
+        );
+        assert_eq!(h.threefold.unwrap().claimant, Color::Black);
+    }
+
+    #[test]
+    fn en_passant_that_is_illegal_does_not_make_positions_differ() {
+        // After 1. e4, dxe3 e.p. would expose the black king on h4 to the
+        // rook on a4: the right is not real, so the position after 1. e4 is
+        // the same as after 3. Ke1.
+        let h = run(
+            Some("8/8/8/8/R2p3k/8/4P3/4K3 w - - 0 1"),
+            "1. e4 Kh5 2. Kf1 Kh4 3. Ke1 Kh5 4. Kf1 Kh4 5. Ke1",
+            Edition::Fide2023,
+        );
+        assert_eq!(
+            threefold(&h),
+            (8, ClaimKind::About("Ke1".into()), vec![1, 5])
+        );
+    }
+
+    #[test]
+    fn en_passant_that_is_legal_makes_positions_differ() {
+        let h = run(
+            Some("8/8/8/8/3p3k/8/4P3/R3K3 w - - 0 1"),
+            "1. e4 Kh5 2. Kf1 Kh4 3. Ke1 Kh5 4. Kf1 Kh4 5. Ke1 Kh5 6. Kf1 Kh4 7. Ke1",
+            Edition::Fide2023,
+        );
+        // Here dxe3 e.p. is legal after 1. e4, so 5. Ke1 would not repeat
+        // that position: the first claim is Black's, a ply later.
+        assert_eq!(
+            threefold(&h),
+            (9, ClaimKind::About("Kh5".into()), vec![2, 6])
+        );
+    }
+
+    #[test]
+    fn lost_castling_rights_make_positions_differ() {
+        let h = run(
+            Some("4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
+            "1. Rh2 Kd8 2. Rh1 Ke8 3. Rh2 Kd8 4. Rh1 Ke8 5. Rh2 Kd8 6. Rh1 Ke8",
+            Edition::Fide2023,
+        );
+        // The start had the right to castle, so 4... Ke8 does not repeat it
+        // (compare the test below, without that right): the first claim is
+        // White's, a ply later.
+        assert_eq!(
+            threefold(&h),
+            (8, ClaimKind::About("Rh2".into()), vec![1, 5])
+        );
+    }
+
+    #[test]
+    fn the_starting_position_of_a_fen_counts() {
+        let h = run(
+            Some("4k3/8/8/8/8/8/8/4K2R w - - 0 1"),
+            "1. Rh2 Kd8 2. Rh1 Ke8 3. Rh2 Kd8 4. Rh1",
+            Edition::Fide2023,
+        );
+        assert_eq!(
+            threefold(&h),
+            (7, ClaimKind::About("Ke8".into()), vec![0, 4])
+        );
+    }
+
+    #[test]
+    fn fifty_moves_by_intention_and_by_completion() {
+        let fen = Some("4k3/8/8/8/8/8/8/4K2R w - - 98 80");
+        let h = run(fen, "80. Rh2 Kd8 81. Rh1", Edition::Fide2023);
+        let claim = h.fifty.unwrap();
+        assert_eq!((claim.index, claim.claimant), (1, Color::Black));
+        assert!(matches!(claim.kind, ClaimKind::About(_)));
+        // 1994 10.12 knows only the completed fifty moves.
+        let h = run(fen, "80. Rh2 Kd8 81. Rh1", Edition::Fide1994);
+        let claim = h.fifty.unwrap();
+        assert_eq!((claim.index, claim.kind), (2, ClaimKind::Just));
+    }
+
+    #[test]
+    fn seventy_five_moves_end_the_game_unless_the_last_move_mates() {
+        let h = run(
+            Some("7k/8/6K1/8/8/8/8/R7 w - - 149 120"),
+            "120. Ra8#",
+            Edition::Fide2023,
+        );
+        assert_eq!(h.end, None);
+        let h = run(
+            Some("7k/8/6K1/8/8/8/8/R7 w - - 149 120"),
+            "120. Ra7",
+            Edition::Fide2023,
+        );
+        assert_eq!(h.end.unwrap().kind, EndKind::SeventyFive);
+        let h = run(
+            Some("7k/8/6K1/8/8/8/8/R7 w - - 149 120"),
+            "120. Ra7",
+            Edition::Fide2000,
+        );
+        assert_eq!(h.end, None);
+    }
+
+    #[test]
+    fn fivefold_ends_the_game_only_under_the_2023_laws() {
+        let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                       7. Nf3 Nf6 8. Ng1 Ng8 9. e4";
+        let h = run(None, shuffle, Edition::Fide2023);
+        let end = h.end.unwrap();
+        assert_eq!((end.index, end.kind), (16, EndKind::Fivefold));
+        assert_eq!(end.earlier, vec![0, 4, 8, 12]);
+        assert_eq!(run(None, shuffle, Edition::Fide2000).end, None);
+    }
+
+    #[test]
+    fn long_shuffles_stay_linear() {
+        // 2,000 plies of knight moves without automatic draws (1994 rules):
+        // every stretch is rebuilt at most once.
+        let mut text = String::new();
+        for n in 0..500 {
+            text.push_str(&format!("{}. Nf3 Nf6 {}. Ng1 Ng8 ", 2 * n + 1, 2 * n + 2));
+        }
+        let started = std::time::Instant::now();
+        let h = run(None, &text, Edition::Fide1994);
+        assert_eq!(h.count_at(2000), 255, "counts saturate");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+}

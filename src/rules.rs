@@ -1,0 +1,196 @@
+//! Rule editions (`--rules`) and the articles findings cite in each. Where
+//! editions differ, the difference is chosen here, never silently.
+//!
+//! - `fide-1994`: the 1994 Laws (seed text). No fivefold or 75-move rule;
+//!   dead positions are exactly the 10.4 list.
+//! - `fide-2000`: the Laws adopted in November 2000. No fivefold or 75-move
+//!   rule; a dead position is any in which neither side can mate (1.3), as
+//!   far as material shows.
+//! - `fide-2023`: the Laws in force from 1 January 2023: also the automatic
+//!   draws by fivefold repetition (9.6.1) and 75 moves (9.6.2).
+
+use std::fmt;
+
+use shakmaty::{Board, Chess, Color, Position, Role};
+
+/// A rule edition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Edition {
+    /// FIDE Laws of Chess, 1994.
+    Fide1994,
+    /// FIDE Laws of Chess, adopted November 2000.
+    Fide2000,
+    /// FIDE Laws of Chess, in force from 1 January 2023.
+    #[default]
+    Fide2023,
+}
+
+/// The articles that differ between editions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Article {
+    /// The mating side wins.
+    Checkmate,
+    /// Stalemate is a draw.
+    Stalemate,
+    /// A dead position is a draw.
+    DeadPosition,
+    /// Threefold repetition, claimed before the move that repeats.
+    ThreefoldAbout,
+    /// Threefold repetition, claimed after it appeared.
+    ThreefoldJust,
+    /// Fifty moves, claimed before the move that completes them.
+    FiftyAbout,
+    /// Fifty moves, claimed after they were completed.
+    FiftyJust,
+    /// Fivefold repetition ends the game.
+    Fivefold,
+    /// Seventy-five moves end the game.
+    SeventyFive,
+}
+
+impl Edition {
+    /// The name used on the command line and in the summary.
+    pub fn name(self) -> &'static str {
+        match self {
+            Edition::Fide1994 => "fide-1994",
+            Edition::Fide2000 => "fide-2000",
+            Edition::Fide2023 => "fide-2023",
+        }
+    }
+
+    /// Whether fivefold repetition and 75 moves end a game by themselves.
+    pub fn automatic_draws(self) -> bool {
+        self == Edition::Fide2023
+    }
+
+    /// Whether a player may claim 50 moves before playing the move that
+    /// completes them (not in the 1994 text of 10.12).
+    pub fn fifty_by_intention(self) -> bool {
+        self != Edition::Fide1994
+    }
+
+    /// The article as the `rule` column cites it.
+    pub fn cite(self, article: Article) -> &'static str {
+        use Article::*;
+        match (self, article) {
+            (Edition::Fide2023, Checkmate) => "FIDE 2023 5.1.1",
+            (Edition::Fide2023, Stalemate) => "FIDE 2023 5.2.1",
+            (Edition::Fide2023, DeadPosition) => "FIDE 2023 5.2.2",
+            (Edition::Fide2023, ThreefoldAbout) => "FIDE 2023 9.2.1.1",
+            (Edition::Fide2023, ThreefoldJust) => "FIDE 2023 9.2.1.2",
+            (Edition::Fide2023, FiftyAbout) => "FIDE 2023 9.3.1",
+            (Edition::Fide2023, FiftyJust) => "FIDE 2023 9.3.2",
+            (_, Fivefold) => "FIDE 2023 9.6.1",
+            (_, SeventyFive) => "FIDE 2023 9.6.2",
+            (Edition::Fide2000, Checkmate) => "FIDE 2000 1.2",
+            (Edition::Fide2000, Stalemate) => "FIDE 2000 5.2",
+            (Edition::Fide2000, DeadPosition) => "FIDE 2000 1.3",
+            (Edition::Fide2000, ThreefoldAbout | ThreefoldJust) => "FIDE 2000 9.2",
+            (Edition::Fide2000, FiftyAbout | FiftyJust) => "FIDE 2000 9.3",
+            (Edition::Fide1994, Checkmate) => "FIDE 1994 10.1",
+            (Edition::Fide1994, Stalemate) => "FIDE 1994 10.3",
+            (Edition::Fide1994, DeadPosition) => "FIDE 1994 10.4",
+            (Edition::Fide1994, ThreefoldAbout) => "FIDE 1994 10.10(1)",
+            (Edition::Fide1994, ThreefoldJust) => "FIDE 1994 10.10(2)",
+            (Edition::Fide1994, FiftyAbout | FiftyJust) => "FIDE 1994 10.12",
+        }
+    }
+
+    /// Whether the position is dead under this edition, as far as material
+    /// shows: the 1994 list, or (2000, 2023) insufficient material for both
+    /// sides.
+    pub fn is_dead(self, pos: &Chess) -> bool {
+        let board = pos.board();
+        // Pawns, rooks or queens always leave a mate possible.
+        if (board.pawns() | board.rooks_and_queens()).any() {
+            return false;
+        }
+        match self {
+            Edition::Fide1994 => is_dead_1994(board),
+            Edition::Fide2000 | Edition::Fide2023 => pos.is_insufficient_material(),
+        }
+    }
+}
+
+/// 1994 10.4: K v K; K v K+B or K+N; K+B v K+B with bishops on squares of
+/// the same colour.
+fn is_dead_1994(board: &Board) -> bool {
+    let minors = |color: Color| {
+        let ours = board.by_color(color);
+        (
+            (board.by_role(Role::Bishop) & ours).count(),
+            (board.by_role(Role::Knight) & ours).count(),
+        )
+    };
+    match (minors(Color::White), minors(Color::Black)) {
+        ((0, 0), (0, 0)) => true,
+        ((b, n), (0, 0)) | ((0, 0), (b, n)) => b + n == 1,
+        ((1, 0), (1, 0)) => {
+            let bishops = board.by_role(Role::Bishop);
+            (bishops & shakmaty::Bitboard::LIGHT_SQUARES).count() != 1
+        }
+        _ => false,
+    }
+}
+
+impl fmt::Display for Edition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    #[test]
+    fn dead_positions_by_edition() {
+        let cases = [
+            // (FEN, dead in 1994, dead in 2000/2023)
+            ("8/8/4k3/8/8/4K3/8/8 w - - 0 1", true, true),
+            ("8/8/4k3/8/8/4KB2/8/8 w - - 0 1", true, true),
+            ("8/8/4k3/8/8/4KN2/8/8 w - - 0 1", true, true),
+            // Same-coloured bishops (c1 and f8 are both dark).
+            ("5b2/8/4k3/8/8/4K3/8/2B5 w - - 0 1", true, true),
+            // Opposite-coloured bishops: a mate can be helped.
+            ("5b2/8/4k3/8/8/4K3/8/1B6 w - - 0 1", false, false),
+            // Two same-coloured bishops against a king: not on the 1994 list.
+            ("8/8/4k3/8/8/4K3/8/2B1B3 w - - 0 1", false, true),
+            // K+N v K+N: a helpmate exists.
+            ("8/8/4k1n1/8/8/4KN2/8/8 w - - 0 1", false, false),
+            ("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", false, false),
+        ];
+        for (fen, dead_1994, dead_later) in cases {
+            let p = pos(fen);
+            assert_eq!(Edition::Fide1994.is_dead(&p), dead_1994, "1994 {fen}");
+            assert_eq!(Edition::Fide2000.is_dead(&p), dead_later, "2000 {fen}");
+            assert_eq!(Edition::Fide2023.is_dead(&p), dead_later, "2023 {fen}");
+        }
+    }
+
+    #[test]
+    fn citations_name_the_edition() {
+        assert_eq!(
+            Edition::Fide1994.cite(Article::ThreefoldJust),
+            "FIDE 1994 10.10(2)"
+        );
+        assert_eq!(
+            Edition::Fide2023.cite(Article::ThreefoldAbout),
+            "FIDE 2023 9.2.1.1"
+        );
+        assert_eq!(
+            Edition::Fide2000.cite(Article::DeadPosition),
+            "FIDE 2000 1.3"
+        );
+        assert!(Edition::Fide2023.automatic_draws());
+        assert!(!Edition::Fide2000.automatic_draws());
+    }
+}
