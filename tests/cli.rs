@@ -391,3 +391,36 @@ fn rule_editions_change_what_is_judged_and_cited() {
         Some(2)
     );
 }
+
+/// A game with a 5 MB comment and 20,000 plies is read whole, reported once,
+/// and does not disturb its neighbours.
+#[test]
+fn pathological_games_are_reported_like_any_other() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut pgn = String::from("[Event \"huge\"]\n[Result \"*\"]\n\n{");
+    pgn.push_str(&"a long comment ".repeat(350_000));
+    pgn.push_str("}\n");
+    for n in 0..5_000 {
+        pgn.push_str(&format!("{}. Nf3 Nf6 {}. Ng1 Ng8\n", 2 * n + 1, 2 * n + 2));
+    }
+    pgn.push_str("*\n\n[Event \"next\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+    let path = tmp.path().join("huge.pgn");
+    fs::write(&path, &pgn).unwrap();
+    let games = tmp.path().join("games.csv");
+    let out = bin()
+        .args(["-q", "--games"])
+        .arg(&games)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let games = fs::read_to_string(&games).unwrap();
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{games}");
+    assert!(rows[0].contains(",20000,"), "{}", rows[0]);
+    assert!(rows[0].contains(",fivefold,1/2-1/2,"), "{}", rows[0]);
+    assert!(rows[1].contains(",checkmate,0-1,"), "{}", rows[1]);
+    let findings = text(&out.stdout);
+    assert!(findings.contains(",played-past-fivefold,"), "{findings}");
+    assert!(findings.contains(",result-mismatch,"), "{findings}");
+}
