@@ -42,6 +42,14 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = Rules::Fide2023, value_name = "EDITION")]
     pub rules: Rules,
 
+    /// How hard to look, for a game won on time, for a mate the winner
+    /// could still give: full (CHA-Solver's complete analysis, which finds a
+    /// helpmate or proves there is none) or fast (its quick sound check
+    /// only; positions it cannot settle are not reported). Other decisive
+    /// games always get the quick check.
+    #[arg(long, value_enum, default_value_t = WinnabilitySearch::Full, value_name = "SEARCH")]
+    pub winnability: WinnabilitySearch,
+
     /// Worker threads (default: all cores). Output is the same for any
     /// number.
     #[arg(short, long, value_name = "N")]
@@ -77,4 +85,13 @@ pub enum Rules {
     /// FIDE Laws of Chess, 1994.
     #[value(name = "fide-1994")]
     Fide1994,
+}
+
+/// `--winnability` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WinnabilitySearch {
+    /// The complete analysis.
+    Full,
+    /// The quick sound check only.
+    Fast,
 }

@@ -8,7 +8,8 @@ use std::{
 };
 
 use crate::{
-    cli::{Cli, FailOn, Rules},
+    checks::winnable::Search,
+    cli::{Cli, FailOn, Rules, WinnabilitySearch},
     finding::Severity,
     input::{self, Input},
     rules::Edition,
@@ -46,6 +47,8 @@ pub struct Config {
     pub fail_on: Option<Severity>,
     /// The rule edition.
     pub edition: Edition,
+    /// The winnability search for games won on time.
+    pub search: Search,
     /// Worker threads.
     pub jobs: usize,
     /// Progress bar and summary on stderr.
@@ -93,6 +96,10 @@ impl Config {
                 Rules::Fide2023 => Edition::Fide2023,
                 Rules::Fide2000 => Edition::Fide2000,
                 Rules::Fide1994 => Edition::Fide1994,
+            },
+            search: match cli.winnability {
+                WinnabilitySearch::Full => Search::Full,
+                WinnabilitySearch::Fast => Search::Fast,
             },
             jobs,
             quiet: cli.quiet,

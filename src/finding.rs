@@ -113,6 +113,14 @@ kinds! {
     ResultContradictsFivefold => "result-contradicts-fivefold", Error, "FIDE 2023 9.6.1";
     /// A decisive result after the game ended by the 75-move rule.
     ResultContradictsSeventyFiveMoves => "result-contradicts-seventy-five-moves", Error, "FIDE 2023 9.6.2";
+    /// A win on time although the winner could not mate by any series of legal moves.
+    UnwinnableWinOnTime => "unwinnable-win-on-time", Error, "FIDE 2023 6.9";
+    /// A win by resignation although the winner could not mate.
+    UnwinnableWinByResignation => "unwinnable-win-by-resignation", Error, "FIDE 2023 5.1.2";
+    /// The recorded winner has only a king.
+    BareKingWin => "bare-king-win", Error, "FIDE 1994 10.5";
+    /// A win with no recorded reason although the winner could not mate.
+    UnexplainedWinUnwinnable => "unexplained-win-unwinnable", Warning, "FIDE 2023 5.1";
 }
 
 impl fmt::Display for Kind {
@@ -216,6 +224,10 @@ mod tests {
                 "played-past-dead-position",
                 "result-contradicts-fivefold",
                 "result-contradicts-seventy-five-moves",
+                "unwinnable-win-on-time",
+                "unwinnable-win-by-resignation",
+                "bare-king-win",
+                "unexplained-win-unwinnable",
             ]
         );
     }

@@ -131,6 +131,32 @@ pub struct Lexed {
     pub tag_break: Option<(usize, usize)>,
     /// Tag name ranges seen so far in this game.
     names: Vec<(usize, usize)>,
+    /// The last mainline comment (byte range of its text), wherever it is,
+    /// also after the termination marker: where servers say how a game
+    /// ended.
+    pub last_comment: Option<(usize, usize)>,
+    /// The last two clock readings (`[%clk h:mm:ss]`) of the mainline: the
+    /// number of moves before the comment, and the seconds left.
+    pub clocks: [Option<(usize, u32)>; 2],
+}
+
+/// The seconds of a `[%clk h:mm:ss(.f)]` command in a comment.
+pub fn clock_seconds(comment: &[u8]) -> Option<u32> {
+    let at = memchr::memmem::find(comment, b"%clk")?;
+    let rest = comment.get(at + 4..)?.trim_ascii_start();
+    let end = rest
+        .iter()
+        .position(|b| !(b.is_ascii_digit() || *b == b':' || *b == b'.'))
+        .unwrap_or(rest.len());
+    let mut seconds = 0u32;
+    let mut fields = 0;
+    for part in rest.get(..end)?.split(|&b| b == b':') {
+        let whole = part.split(|&b| b == b'.').next()?;
+        let value: u32 = std::str::from_utf8(whole).ok()?.parse().ok()?;
+        seconds = seconds.checked_mul(60)?.checked_add(value)?;
+        fields += 1;
+    }
+    (fields >= 2).then_some(seconds)
 }
 
 /// pgn-reader's `before_game`: skips a byte order mark, blanks and `%`
@@ -299,6 +325,8 @@ impl Lexed {
         self.unterminated_comment = None;
         self.tag_break = None;
         self.names.clear();
+        self.last_comment = None;
+        self.clocks = [None, None];
         let mut cur = Cursor {
             bytes,
             pos: 0,
@@ -444,7 +472,9 @@ impl Lexed {
             match b {
                 b'{' => {
                     cur.skip(1);
-                    if !cur.skip_until_after(b'}') {
+                    if cur.skip_until_after(b'}') {
+                        self.comment(cur.bytes, start + 1, cur.pos - 1);
+                    } else {
                         self.unterminated_comment = Some(line);
                     }
                 }
@@ -612,6 +642,23 @@ impl Lexed {
             start,
             end,
         });
+    }
+
+    /// A mainline comment from `start` to `end`.
+    fn comment(&mut self, bytes: &[u8], start: usize, end: usize) {
+        self.last_comment = Some((start, end));
+        if self.stop.is_some() {
+            return;
+        }
+        let Some(seconds) = bytes.get(start..end).and_then(clock_seconds) else {
+            return;
+        };
+        let moves = self.sans.len();
+        if self.clocks[1].is_some_and(|(m, _)| m == moves) {
+            self.clocks[1] = Some((moves, seconds));
+        } else {
+            self.clocks = [self.clocks[1], Some((moves, seconds))];
+        }
     }
 
     fn outcome(&mut self, outcome: Outcome, line: u64, start: usize, end: usize) {

@@ -130,10 +130,14 @@ pub fn run(config: &Config) -> Status {
         true
     };
     let all_rows = config.games.is_some();
+    let judging = checks::Judging {
+        edition: config.edition,
+        search: config.search,
+    };
     pipeline::run(
         &config.inputs,
         config.jobs,
-        config.edition,
+        judging,
         all_rows,
         &counter,
         &mut sink,

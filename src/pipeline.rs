@@ -12,14 +12,13 @@ use std::{
 };
 
 use crate::{
-    checks,
+    checks::{self, Judging},
     game::{RawGame, Tags, decode},
     history::History,
     input::{self, Input},
     lexer::{self, Lexed},
     pgn,
     report::GameResult,
-    rules::Edition,
 };
 
 /// Bytes of decompressed input per block (a block only ends between games).
@@ -83,20 +82,20 @@ pub struct Worker {
     tags: Tags,
     lexed: Lexed,
     history: History,
-    /// The rule edition games are judged by.
-    pub edition: Edition,
+    /// How games are judged.
+    pub judging: Judging,
     /// Fill in the tag columns of every game (a games report is written),
     /// not only of games with findings.
     pub all_rows: bool,
 }
 
 impl Worker {
-    /// A worker judging by `edition`; `all_rows` when a games report is
+    /// A worker judging by `judging`; `all_rows` when a games report is
     /// written.
-    pub fn new(edition: Edition, all_rows: bool) -> Worker {
+    pub fn new(judging: Judging, all_rows: bool) -> Worker {
         Worker {
             all_rows,
-            edition,
+            judging,
             ..Worker::default()
         }
     }
@@ -138,7 +137,7 @@ impl Worker {
             };
             out.push(check_game(
                 &game,
-                self.edition,
+                self.judging,
                 &mut self.history,
                 self.all_rows,
             ));
@@ -157,12 +156,12 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
 /// there are findings (the findings report needs them).
 pub fn check_game(
     game: &RawGame<'_>,
-    edition: Edition,
+    judging: Judging,
     history: &mut History,
     all_rows: bool,
 ) -> GameResult {
     let mut findings = Vec::new();
-    let verdict = checks::audit(game, edition, history, &mut findings);
+    let verdict = checks::audit(game, judging, history, &mut findings);
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
     let mut result = GameResult {
@@ -318,13 +317,13 @@ fn read_input(
 pub fn run(
     inputs: &[Input],
     jobs: usize,
-    edition: Edition,
+    judging: Judging,
     all_rows: bool,
     counter: &Arc<AtomicU64>,
     sink: &mut dyn FnMut(Checked) -> bool,
 ) {
     if jobs <= 1 {
-        let mut worker = Worker::new(edition, all_rows);
+        let mut worker = Worker::new(judging, all_rows);
         read_inputs(inputs, counter, &mut |piece| sink(worker.check(piece)));
         return;
     }
@@ -354,7 +353,7 @@ pub fn run(
             let work_rx = work_rx.clone();
             let done_tx = done_tx.clone();
             scope.spawn(move || {
-                let mut worker = Worker::new(edition, all_rows);
+                let mut worker = Worker::new(judging, all_rows);
                 for (seq, piece) in work_rx {
                     if done_tx.send((seq, worker.check(piece))).is_err() {
                         return;
@@ -456,7 +455,7 @@ mod tests {
         .map(|p| std::fs::read(root.join(p)).unwrap())
         .collect();
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let mut worker = Worker::new(Edition::default(), true);
+        let mut worker = Worker::new(Judging::default(), true);
         for round in 0..1500 {
             let seed = &seeds[round % seeds.len()];
             let mut bytes = seed[..seed.len().min(4000)].to_vec();
@@ -500,7 +499,7 @@ mod tests {
         // Cutting a file into blocks must not change what is found.
         let path = crate::testing::corpora().join("parser-tests/pgn-extract/fischer.pgn");
         let bytes = std::fs::read(path).unwrap();
-        let mut worker = Worker::new(Edition::default(), true);
+        let mut worker = Worker::new(Judging::default(), true);
         let whole = worker.check_block(&Block {
             input: 0,
             bytes: bytes.clone(),

@@ -17,7 +17,7 @@ pub const FINDINGS_HEADER: [&str; 16] = [
 ];
 
 /// The games report's columns, in order.
-pub const GAMES_HEADER: [&str; 17] = [
+pub const GAMES_HEADER: [&str; 18] = [
     "file",
     "game",
     "line",
@@ -35,6 +35,7 @@ pub const GAMES_HEADER: [&str; 17] = [
     "errors",
     "warnings",
     "infos",
+    "how_ended",
 ];
 
 /// One game, checked: what the reports say about it.
@@ -104,6 +105,7 @@ struct GameRow<'a> {
     errors: usize,
     warnings: usize,
     infos: usize,
+    how_ended: &'a str,
 }
 
 /// Counts for the summary and the exit status.
@@ -255,6 +257,7 @@ impl Report {
                 errors: counts[Severity::Error as usize],
                 warnings: counts[Severity::Warning as usize],
                 infos: counts[Severity::Info as usize],
+                how_ended: game.verdict.how_ended.as_str(),
             })?;
         }
         Ok(())

@@ -46,6 +46,10 @@ pub enum Article {
     Fivefold,
     /// Seventy-five moves end the game.
     SeventyFive,
+    /// A flag fell: a loss, unless the opponent cannot mate.
+    FlagFall,
+    /// A lone king can never win.
+    BareKing,
 }
 
 impl Edition {
@@ -81,6 +85,10 @@ impl Edition {
             (Edition::Fide2023, FiftyAbout) => "FIDE 2023 9.3.1",
             (Edition::Fide2023, FiftyJust) => "FIDE 2023 9.3.2",
             (_, Fivefold) => "FIDE 2023 9.6.1",
+            (_, BareKing) => "FIDE 1994 10.5",
+            (Edition::Fide2023, FlagFall) => "FIDE 2023 6.9",
+            (Edition::Fide2000, FlagFall) => "FIDE 2000 6.10",
+            (Edition::Fide1994, FlagFall) => "FIDE 1994 10.14",
             (_, SeventyFive) => "FIDE 2023 9.6.2",
             (Edition::Fide2000, Checkmate) => "FIDE 2000 1.2",
             (Edition::Fide2000, Stalemate) => "FIDE 2000 5.2",

@@ -3,15 +3,21 @@
 //! position, the movetext, the replay, the draw rules, the result.
 
 mod draws;
+pub mod ending;
 mod moves;
 mod result;
 mod setup;
 mod tags;
+pub mod winnable;
 
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 
+use self::{
+    ending::{Facts, HowEnded},
+    winnable::{Search, Winnability},
+};
 use crate::{
-    finding::Finding,
+    finding::{Finding, Kind},
     game::RawGame,
     history::{EndKind, History},
     replay,
@@ -63,6 +69,8 @@ pub struct Verdict {
     pub board_end: BoardEnd,
     /// The result the rules require, when the board decides it.
     pub expected: Option<KnownOutcome>,
+    /// How the game ended, as the record tells it.
+    pub how_ended: HowEnded,
 }
 
 /// How the board decided a game: the end, the result it requires, the
@@ -81,14 +89,45 @@ pub struct Decided {
     pub turn: Color,
 }
 
-/// Checks one game under `edition`, appending its findings in the order of
-/// the record. `history` is a reused buffer.
+/// How a game is judged: the rule edition and how hard to look for a mate
+/// a winner could still give.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Judging {
+    /// The rule edition.
+    pub edition: Edition,
+    /// The winnability search for games won on time.
+    pub search: Search,
+}
+
+/// The recorded result: the Result tag if it is one of the four, else the
+/// termination marker. `Some(None)` is `*`.
+fn recorded_result(game: &RawGame<'_>) -> Option<Option<KnownOutcome>> {
+    let outcome = match game.tags.get("Result") {
+        Some(b"1-0") => shakmaty::Outcome::Known(KnownOutcome::Decisive {
+            winner: Color::White,
+        }),
+        Some(b"0-1") => shakmaty::Outcome::Known(KnownOutcome::Decisive {
+            winner: Color::Black,
+        }),
+        Some(b"1/2-1/2") => shakmaty::Outcome::Known(KnownOutcome::Draw),
+        Some(b"*") => shakmaty::Outcome::Unknown,
+        _ => game.lexed.marker?.outcome,
+    };
+    Some(match outcome {
+        shakmaty::Outcome::Known(known) => Some(known),
+        shakmaty::Outcome::Unknown => None,
+    })
+}
+
+/// Checks one game, appending its findings in the order of the record.
+/// `history` is a reused buffer.
 pub fn audit(
     game: &RawGame<'_>,
-    edition: Edition,
+    judging: Judging,
     history: &mut History,
     findings: &mut Vec<Finding>,
 ) -> Verdict {
+    let edition = judging.edition;
     tags::check(game, findings);
     let start = match setup::start(game, findings) {
         Ok(start) => start,
@@ -98,10 +137,17 @@ pub fn audit(
                 moves::check_tokens(game, None, findings);
             }
             result::check(game, None, findings);
+            let facts = Facts {
+                board_end: BoardEnd::NotReplayed,
+                result: recorded_result(game),
+                start_turn: Color::White,
+                claimable: None,
+            };
             return Verdict {
                 plies: 0,
                 board_end: BoardEnd::NotReplayed,
                 expected: None,
+                how_ended: ending::how_ended(game, &facts),
             };
         }
     };
@@ -124,22 +170,162 @@ pub fn audit(
             turn: end.turn,
         })
     } else if replayed.stopped.is_some() || stopped_unreadable(game) {
-        let verdict = Verdict {
+        result::check(game, None, findings);
+        let facts = Facts {
+            board_end: BoardEnd::IllegalMove,
+            result: recorded_result(game),
+            start_turn: start.turn(),
+            claimable: None,
+        };
+        return Verdict {
             plies: replayed.plies,
             board_end: BoardEnd::IllegalMove,
             expected: None,
+            how_ended: ending::how_ended(game, &facts),
         };
-        result::check(game, None, findings);
-        return verdict;
     } else {
         judge(&replayed.end, edition)
     };
+    let last = replayed.plies;
+    let claimable = if history
+        .threefold
+        .as_ref()
+        .is_some_and(|c| c.index + 1 >= last)
+    {
+        Some(HowEnded::Repetition)
+    } else if history.fifty.as_ref().is_some_and(|c| c.index + 1 >= last) {
+        Some(HowEnded::FiftyMoves)
+    } else {
+        None
+    };
+    let facts = Facts {
+        board_end: decided.as_ref().map_or(BoardEnd::Open, |d| d.end),
+        result: recorded_result(game),
+        start_turn: start.turn(),
+        claimable,
+    };
+    let how_ended = ending::how_ended(game, &facts);
+    let mut decided = decided;
+    let mut expected = decided.as_ref().map(|d| d.expected);
+    if decided.is_none()
+        && let Some(Some(KnownOutcome::Decisive { winner })) = facts.result
+    {
+        match unearned_win(game, &replayed.end, winner, how_ended, judging, findings) {
+            Unearned::No => {}
+            Unearned::Yes => expected = Some(KnownOutcome::Draw),
+            Unearned::Dead => {
+                decided = Some(Decided {
+                    end: BoardEnd::DeadPosition,
+                    expected: KnownOutcome::Draw,
+                    rule: edition.cite(Article::DeadPosition),
+                    fen: replay::fen(&replayed.end),
+                    turn: replayed.end.turn(),
+                });
+                expected = Some(KnownOutcome::Draw);
+            }
+        }
+    }
     result::check(game, decided.as_ref(), findings);
     Verdict {
         plies: replayed.plies,
         board_end: decided.as_ref().map_or(BoardEnd::Open, |d| d.end),
-        expected: decided.map(|d| d.expected),
+        expected,
+        how_ended,
     }
+}
+
+/// Whether a decisive result was earned on the board.
+enum Unearned {
+    /// Nothing proves otherwise.
+    No,
+    /// The winner could not mate: a finding was added.
+    Yes,
+    /// Neither side could mate: the position is dead.
+    Dead,
+}
+
+/// A decisive result not ended by mate: can the recorded winner still mate
+/// (FIDE 2023 6.9 on time, 5.1.2 on resignation; 1994 10.5 for a lone
+/// king)? If neither side can, the position is dead (5.2.2).
+fn unearned_win(
+    game: &RawGame<'_>,
+    pos: &Chess,
+    winner: Color,
+    how_ended: HowEnded,
+    judging: Judging,
+    findings: &mut Vec<Finding>,
+) -> Unearned {
+    let edition = judging.edition;
+    let bare = winnable::bare_king(pos, winner);
+    let kind = match how_ended {
+        _ if bare => Kind::BareKingWin,
+        HowEnded::TimeForfeit if edition != Edition::Fide1994 => Kind::UnwinnableWinOnTime,
+        HowEnded::Resignation if edition == Edition::Fide2023 => Kind::UnwinnableWinByResignation,
+        HowEnded::Unknown if edition != Edition::Fide1994 => Kind::UnexplainedWinUnwinnable,
+        _ => return Unearned::No,
+    };
+    // The full search where a flag fell. Elsewhere the quick sound check,
+    // and only where the winner has no queen and no rook: with one of them a
+    // mate is as good as always possible, and checking every resigned game
+    // would cost more than the rest of the audit.
+    let search = if how_ended == HowEnded::TimeForfeit {
+        Some(judging.search)
+    } else if winnable::only_minor_pieces_and_pawns(pos, winner) {
+        Some(Search::Fast)
+    } else {
+        None
+    };
+    let unwinnable = bare
+        || search.is_some_and(|search| {
+            winnable::winnability(pos, winner, search) == Winnability::Unwinnable
+        });
+    if !unwinnable {
+        return Unearned::No;
+    }
+    if winnable::winnability(pos, !winner, Search::Fast) == Winnability::Unwinnable {
+        return Unearned::Dead;
+    }
+    let (index, _) = game.tags.find("Result").unwrap_or((usize::MAX, &[]));
+    let line = if index == usize::MAX {
+        game.lexed.marker.map_or(game.line, |m| m.line)
+    } else {
+        game.tag_line(index)
+    };
+    let w = replay::side(winner);
+    let l = replay::side(!winner);
+    let score = result_str(KnownOutcome::Decisive { winner });
+    let (rule, message) = match kind {
+        Kind::BareKingWin => (
+            edition.cite(Article::BareKing),
+            format!(
+                "{w} is recorded as the winner ({score}) with only a king left, and a lone king can never win; the game is a draw."
+            ),
+        ),
+        Kind::UnwinnableWinOnTime => (
+            edition.cite(Article::FlagFall),
+            format!(
+                "{l} lost on time, but {w} cannot checkmate by any series of legal moves from the final position, so the game is a draw, not {score}."
+            ),
+        ),
+        Kind::UnwinnableWinByResignation => (
+            kind.rule(),
+            format!(
+                "{l} resigned in a position where {w} cannot checkmate by any series of legal moves, so the game is a draw, not {score}."
+            ),
+        ),
+        _ => (
+            kind.rule(),
+            format!(
+                "The record does not say how the game ended, and {w}, the recorded winner ({score}), cannot checkmate by any series of legal moves from the final position."
+            ),
+        ),
+    };
+    findings.push(
+        Finding::new(kind, line, message)
+            .citing(rule)
+            .with_fen(replay::fen(pos)),
+    );
+    Unearned::Yes
 }
 
 /// Whether the mainline stopped at a malformed token (rather than at its end

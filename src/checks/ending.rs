@@ -1,0 +1,307 @@
+//! How a game ended, as the record tells it: the board (mate, stalemate, an
+//! automatic draw), the Termination tag (PGN 9.8.1, and lichess's values),
+//! a clock at zero for the loser's last move (`[%clk 0:00:00]`), or the
+//! closing comment servers and engines write (`{White loses on time}`).
+
+use shakmaty::{Color, KnownOutcome};
+
+use super::BoardEnd;
+use crate::game::RawGame;
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HowEnded {
+    /// Checkmate on the board.
+    Checkmate,
+    /// Stalemate on the board.
+    Stalemate,
+    /// A dead position on the board.
+    DeadPosition,
+    /// Fivefold repetition.
+    Fivefold,
+    /// 75 moves.
+    SeventyFiveMoves,
+    /// A flag fell.
+    TimeForfeit,
+    /// A player resigned.
+    Resignation,
+    /// The players agreed a draw.
+    Agreement,
+    /// A draw claimed by repetition.
+    Repetition,
+    /// A draw claimed under the 50-move rule.
+    FiftyMoves,
+    /// A player abandoned the game.
+    Abandoned,
+    /// A player broke the rules.
+    RulesInfraction,
+    /// An arbiter or a tablebase decided.
+    Adjudication,
+    /// A player died.
+    Death,
+    /// An emergency stopped the game.
+    Emergency,
+    /// Not finished (result `*`).
+    Unterminated,
+    /// Nothing in the record says.
+    Unknown,
+}
+
+impl HowEnded {
+    /// The word in the games report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HowEnded::Checkmate => "checkmate",
+            HowEnded::Stalemate => "stalemate",
+            HowEnded::DeadPosition => "dead-position",
+            HowEnded::Fivefold => "fivefold",
+            HowEnded::SeventyFiveMoves => "seventy-five-moves",
+            HowEnded::TimeForfeit => "time-forfeit",
+            HowEnded::Resignation => "resignation",
+            HowEnded::Agreement => "agreement",
+            HowEnded::Repetition => "repetition",
+            HowEnded::FiftyMoves => "fifty-moves",
+            HowEnded::Abandoned => "abandoned",
+            HowEnded::RulesInfraction => "rules-infraction",
+            HowEnded::Adjudication => "adjudication",
+            HowEnded::Death => "death",
+            HowEnded::Emergency => "emergency",
+            HowEnded::Unterminated => "unterminated",
+            HowEnded::Unknown => "unknown",
+        }
+    }
+}
+
+/// What is known when the ending is read.
+pub struct Facts {
+    /// How the board ended the game.
+    pub board_end: BoardEnd,
+    /// The recorded result, if it is one of the four.
+    pub result: Option<Option<KnownOutcome>>,
+    /// The side to move at the start.
+    pub start_turn: Color,
+    /// A threefold or fifty-move claim was possible in the final position.
+    pub claimable: Option<HowEnded>,
+}
+
+/// Reads how the game ended.
+pub fn how_ended(game: &RawGame<'_>, facts: &Facts) -> HowEnded {
+    match facts.board_end {
+        BoardEnd::Checkmate => return HowEnded::Checkmate,
+        BoardEnd::Stalemate => return HowEnded::Stalemate,
+        BoardEnd::DeadPosition => return HowEnded::DeadPosition,
+        BoardEnd::Fivefold => return HowEnded::Fivefold,
+        BoardEnd::SeventyFiveMoves => return HowEnded::SeventyFiveMoves,
+        _ => {}
+    }
+    let result = match facts.result {
+        Some(Some(result)) => result,
+        Some(None) => return HowEnded::Unterminated,
+        None => return HowEnded::Unknown,
+    };
+    let decisive = matches!(result, KnownOutcome::Decisive { .. });
+    if let Some(termination) = game.tags.get("Termination") {
+        let t = String::from_utf8_lossy(termination).to_ascii_lowercase();
+        let t = t.trim();
+        let found = match t {
+            "time forfeit" | "time" | "lost on time" | "timeforfeit" | "time-forfeit" => {
+                Some(HowEnded::TimeForfeit)
+            }
+            "abandoned" => Some(HowEnded::Abandoned),
+            "rules infraction" => Some(HowEnded::RulesInfraction),
+            "adjudication" => Some(HowEnded::Adjudication),
+            "death" => Some(HowEnded::Death),
+            "emergency" => Some(HowEnded::Emergency),
+            "unterminated" => Some(HowEnded::Unterminated),
+            // lichess: mate (seen on the board), resignation or a draw.
+            "normal" if decisive => Some(HowEnded::Resignation),
+            "normal" => Some(facts.claimable.unwrap_or(HowEnded::Agreement)),
+            _ => None,
+        };
+        if let Some(found) = found {
+            return found;
+        }
+    }
+    if let KnownOutcome::Decisive { winner } = result
+        && loser_clock_at_zero(game, facts.start_turn, !winner)
+    {
+        return HowEnded::TimeForfeit;
+    }
+    if let Some(found) = from_comment(game, decisive) {
+        return found;
+    }
+    HowEnded::Unknown
+}
+
+/// Whether the loser's last clock reading is zero.
+fn loser_clock_at_zero(game: &RawGame<'_>, start_turn: Color, loser: Color) -> bool {
+    game.lexed.clocks.iter().flatten().any(|&(moves, seconds)| {
+        // The comment follows move number `moves` (1-based ply).
+        let mover = if moves % 2 == 1 {
+            start_turn
+        } else {
+            !start_turn
+        };
+        moves > 0 && mover == loser && seconds == 0
+    })
+}
+
+/// The usual closing comments of servers and engine tournaments.
+fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
+    let (start, end) = game.lexed.last_comment?;
+    let text = String::from_utf8_lossy(game.bytes.get(start..end)?).to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
+    Some(
+        if has(&[
+            "on time",
+            "time forfeit",
+            "flag",
+            "timeout",
+            "time out",
+            "out of time",
+        ]) {
+            HowEnded::TimeForfeit
+        } else if has(&["resign"]) {
+            HowEnded::Resignation
+        } else if has(&["abandon", "disconnect"]) {
+            HowEnded::Abandoned
+        } else if has(&["adjudicat"]) {
+            HowEnded::Adjudication
+        } else if !decisive && has(&["repetition", "3-fold", "threefold"]) {
+            HowEnded::Repetition
+        } else if !decisive && has(&["50 move", "50-move", "fifty"]) {
+            HowEnded::FiftyMoves
+        } else if !decisive && has(&["agree"]) {
+            HowEnded::Agreement
+        } else {
+            return None;
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        game::Tags,
+        lexer::{Lexed, clock_seconds},
+    };
+
+    fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
+        let mut tags = Tags::default();
+        let mut lexed = Lexed::default();
+        lexed.scan(pgn.as_bytes(), 1, &mut tags);
+        let game = RawGame {
+            bytes: pgn.as_bytes(),
+            line: 1,
+            tags: &tags,
+            lexed: &lexed,
+        };
+        let facts = Facts {
+            board_end,
+            result,
+            start_turn: Color::White,
+            claimable: None,
+        };
+        how_ended(&game, &facts)
+    }
+
+    const WHITE_WINS: Option<Option<KnownOutcome>> = Some(Some(KnownOutcome::Decisive {
+        winner: Color::White,
+    }));
+    const DRAW: Option<Option<KnownOutcome>> = Some(Some(KnownOutcome::Draw));
+
+    #[test]
+    fn reads_the_board_first() {
+        let pgn = "[Termination \"Time forfeit\"]\n\n1. e4 *";
+        assert_eq!(
+            ended(pgn, BoardEnd::Checkmate, WHITE_WINS),
+            HowEnded::Checkmate
+        );
+    }
+
+    #[test]
+    fn reads_termination_tags_in_any_case() {
+        let open = BoardEnd::Open;
+        assert_eq!(
+            ended(
+                "[Termination \"Time forfeit\"]\n\n1. e4 1-0",
+                open,
+                WHITE_WINS
+            ),
+            HowEnded::TimeForfeit
+        );
+        assert_eq!(
+            ended(
+                "[Termination \"time forfeit\"]\n\n1. e4 1-0",
+                open,
+                WHITE_WINS
+            ),
+            HowEnded::TimeForfeit
+        );
+        assert_eq!(
+            ended("[Termination \"Normal\"]\n\n1. e4 1-0", open, WHITE_WINS),
+            HowEnded::Resignation
+        );
+        assert_eq!(
+            ended("[Termination \"Normal\"]\n\n1. e4 1/2-1/2", open, DRAW),
+            HowEnded::Agreement
+        );
+        assert_eq!(
+            ended("[Termination \"Abandoned\"]\n\n1. e4 1-0", open, WHITE_WINS),
+            HowEnded::Abandoned
+        );
+        assert_eq!(
+            ended(
+                "[Termination \"rules infraction\"]\n\n1. e4 1-0",
+                open,
+                WHITE_WINS
+            ),
+            HowEnded::RulesInfraction
+        );
+    }
+
+    #[test]
+    fn reads_a_clock_at_zero_for_the_loser() {
+        // Black (the loser) made the last move with no time left.
+        let pgn = "1. e4 { [%clk 0:00:05] } 1... e5 { [%clk 0:00:00] } 1-0";
+        assert_eq!(
+            ended(pgn, BoardEnd::Open, WHITE_WINS),
+            HowEnded::TimeForfeit
+        );
+        // The winner's clock at zero says nothing.
+        let pgn = "1. e4 { [%clk 0:00:00] } 1... e5 { [%clk 0:00:03] } 1-0";
+        assert_eq!(ended(pgn, BoardEnd::Open, WHITE_WINS), HowEnded::Unknown);
+    }
+
+    #[test]
+    fn reads_closing_comments() {
+        let open = BoardEnd::Open;
+        assert_eq!(
+            ended("1. e4 e5 {Black loses on time} 1-0", open, WHITE_WINS),
+            HowEnded::TimeForfeit
+        );
+        assert_eq!(
+            ended("1. e4 e5 1-0 {Black resigns}", open, WHITE_WINS),
+            HowEnded::Resignation
+        );
+        assert_eq!(
+            ended("1. e4 e5 {Draw by 3-fold repetition} 1/2-1/2", open, DRAW),
+            HowEnded::Repetition
+        );
+        assert_eq!(ended("1. e4 e5 1-0", open, WHITE_WINS), HowEnded::Unknown);
+        assert_eq!(
+            ended("1. e4 e5 *", open, Some(None)),
+            HowEnded::Unterminated
+        );
+    }
+
+    #[test]
+    fn reads_clock_commands() {
+        assert_eq!(clock_seconds(b"[%clk 0:00:00]"), Some(0));
+        assert_eq!(clock_seconds(b" [%eval 0.3] [%clk 1:02:03.4] "), Some(3723));
+        assert_eq!(clock_seconds(b"[%clk 0:03]"), Some(3));
+        assert_eq!(clock_seconds(b"[%clk x]"), None);
+        assert_eq!(clock_seconds(b"no clock"), None);
+    }
+}

@@ -1,0 +1,194 @@
+//! Whether a side can still checkmate in a position by any series of legal
+//! moves (FIDE 2023 6.9, 5.2.2): a lone king never can; otherwise CHA-Solver
+//! (`chasolver`, the reference implementation of the Chess Unwinnability
+//! Analyzer), which finds a helpmate line as a witness or proves none exists.
+
+use std::str::FromStr;
+
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
+
+/// How hard to look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Search {
+    /// chasolver's quick, sound but incomplete check.
+    Fast,
+    /// chasolver's complete analysis (helpmate search and static proofs).
+    #[default]
+    Full,
+}
+
+/// The three honest answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Winnability {
+    /// A helpmate exists (the line, in the `chess` crate's notation, is the
+    /// witness).
+    Winnable(usize),
+    /// No series of legal moves lets the side mate.
+    Unwinnable,
+    /// Not decided: the quick check was inconclusive, the search gave up, or
+    /// the position cannot be handed to chasolver exactly.
+    Undetermined,
+}
+
+/// Whether `side` can still mate in `pos`.
+pub fn winnability(pos: &Chess, side: Color, search: Search) -> Winnability {
+    // A lone king never mates. (shakmaty's per-side material test is not
+    // used: it calls two same-coloured bishops insufficient even where the
+    // other side's rooks can block their own king.)
+    if bare_king(pos, side) {
+        return Winnability::Unwinnable;
+    }
+    // chasolver's board (the `chess` crate) knows standard castling only.
+    if pos.castles().mode() == CastlingMode::Chess960 && pos.castles().castling_rights().any() {
+        return Winnability::Undetermined;
+    }
+    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+    let Ok(board) = chess::Board::from_str(&fen) else {
+        return Winnability::Undetermined;
+    };
+    let color = match side {
+        Color::White => chess::Color::White,
+        Color::Black => chess::Color::Black,
+    };
+    if chasolver::is_unwinnable_fast(&board, color) {
+        return Winnability::Unwinnable;
+    }
+    if search == Search::Fast {
+        return Winnability::Undetermined;
+    }
+    match chasolver::winnability(&board, color) {
+        Some(chasolver::Winnability::Winnable { helpmate }) => {
+            Winnability::Winnable(helpmate.len())
+        }
+        Some(chasolver::Winnability::Unwinnable) => Winnability::Unwinnable,
+        None => Winnability::Undetermined,
+    }
+}
+
+/// Whether `side` has no queen and no rook.
+pub fn only_minor_pieces_and_pawns(pos: &Chess, side: Color) -> bool {
+    let board = pos.board();
+    (board.by_color(side) & board.rooks_and_queens()).is_empty()
+}
+
+/// Whether `side` has nothing but its king.
+pub fn bare_king(pos: &Chess, side: Color) -> bool {
+    let board = pos.board();
+    (board.by_color(side) & !board.kings()).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().unwrap();
+        let mode = CastlingMode::detect(fen.as_setup());
+        fen.into_position(mode).unwrap()
+    }
+
+    fn white(fen: &str) -> Winnability {
+        winnability(&pos(fen), Color::White, Search::Full)
+    }
+
+    #[test]
+    fn known_positions() {
+        // A lone king never mates.
+        assert_eq!(
+            white("8/8/4k3/8/8/4K3/8/8 w - - 0 1"),
+            Winnability::Unwinnable
+        );
+        // K+N v K: insufficient; K+N v K+P: the pawn can block its own king.
+        assert_eq!(
+            white("8/8/4k3/8/8/4KN2/8/8 w - - 0 1"),
+            Winnability::Unwinnable
+        );
+        assert!(matches!(
+            white("8/8/4k3/4p3/8/4KN2/8/8 w - - 0 1"),
+            Winnability::Winnable(_)
+        ));
+        // Bishops on opposite colours can help each other; on the same colour
+        // they cannot.
+        assert!(matches!(
+            white("5b2/8/4k3/8/8/4K3/8/1B6 w - - 0 1"),
+            Winnability::Winnable(_)
+        ));
+        assert_eq!(
+            white("5b2/8/4k3/8/8/4K3/8/2B5 w - - 0 1"),
+            Winnability::Unwinnable
+        );
+        // A locked pawn wall with bishops: dead, though not by material
+        // (chasolver's README position, from lichess.org/ijyj0mHa).
+        let locked = pos("5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1");
+        assert!(!locked.is_insufficient_material());
+        assert_eq!(
+            winnability(&locked, Color::Black, Search::Full),
+            Winnability::Unwinnable
+        );
+        assert!(matches!(
+            winnability(&locked, Color::White, Search::Full),
+            Winnability::Winnable(_)
+        ));
+        // Black's only legal move, Kh7, is answered by Rh1 mate.
+        assert!(matches!(
+            white("7k/5K2/8/8/8/8/8/R7 b - - 0 1"),
+            Winnability::Winnable(_)
+        ));
+    }
+
+    #[test]
+    fn bare_kings() {
+        assert!(bare_king(
+            &pos("8/8/4k3/8/8/4KN2/8/8 w - - 0 1"),
+            Color::Black
+        ));
+        assert!(!bare_king(
+            &pos("8/8/4k3/8/8/4KN2/8/8 w - - 0 1"),
+            Color::White
+        ));
+    }
+}
+
+#[cfg(test)]
+mod chasolver_positions {
+    use super::*;
+
+    /// CHA-Solver's own published test positions (MIT, copied to
+    /// `fixtures/chasolver/`): every one that shakmaty accepts as a legal
+    /// position must get the published answer for both sides, through the
+    /// same conversion the audit uses.
+    #[test]
+    fn agree_with_the_published_answers() {
+        let data = include_str!("../../fixtures/chasolver/positions.txt");
+        let (mut checked, mut rejected) = (0, 0);
+        for line in data
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let (expected, fen) = line.split_once(' ').expect("classification and FEN");
+            let Ok(pos) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
+                f.into_position::<Chess>(CastlingMode::Standard)
+                    .map_err(|_| ())
+            }) else {
+                rejected += 1;
+                continue;
+            };
+            for (side, can) in [
+                (Color::White, expected.starts_with('W')),
+                (Color::Black, expected.ends_with('B')),
+            ] {
+                let got = winnability(&pos, side, Search::Full);
+                match (can, &got) {
+                    (true, Winnability::Winnable(_)) | (false, Winnability::Unwinnable) => {}
+                    _ => panic!("{fen} for {side:?}: expected {expected}, got {got:?}"),
+                }
+            }
+            checked += 1;
+        }
+        // Recorded in the README: how many were checked.
+        assert_eq!((checked, rejected), (CHECKED, REJECTED));
+    }
+
+    const CHECKED: usize = 3146;
+    const REJECTED: usize = 268;
+}
