@@ -43,11 +43,13 @@ pub struct Cli {
     pub rules: Rules,
 
     /// How hard to look, for a game won on time, for a mate the winner
-    /// could still give: full (CHA-Solver's complete analysis, which finds a
-    /// helpmate or proves there is none) or fast (its quick sound check
-    /// only; positions it cannot settle are not reported). Other decisive
-    /// games always get the quick check.
-    #[arg(long, value_enum, default_value_t = WinnabilitySearch::Full, value_name = "SEARCH")]
+    /// could still give. fast: CHA-Solver's quick sound check; full: its
+    /// complete analysis (a helpmate found, or proof there is none) where
+    /// the winner has no queen and no rook, the quick check elsewhere; all:
+    /// the complete analysis for every game lost on time. full and all cost
+    /// much more on online archives. Positions left undecided are not
+    /// reported.
+    #[arg(long, value_enum, default_value_t = WinnabilitySearch::Fast, value_name = "SEARCH")]
     pub winnability: WinnabilitySearch,
 
     /// Worker threads (default: all cores). Output is the same for any
@@ -94,4 +96,6 @@ pub enum WinnabilitySearch {
     Full,
     /// The quick sound check only.
     Fast,
+    /// The complete analysis for every game lost on time.
+    All,
 }

@@ -100,6 +100,7 @@ impl Config {
             search: match cli.winnability {
                 WinnabilitySearch::Full => Search::Full,
                 WinnabilitySearch::Fast => Search::Fast,
+                WinnabilitySearch::All => Search::All,
             },
             jobs,
             quiet: cli.quiet,

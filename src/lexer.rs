@@ -131,18 +131,17 @@ pub struct Lexed {
     pub tag_break: Option<(usize, usize)>,
     /// Tag name ranges seen so far in this game.
     names: Vec<(usize, usize)>,
-    /// The last mainline comment (byte range of its text), wherever it is,
-    /// also after the termination marker: where servers say how a game
-    /// ended.
-    pub last_comment: Option<(usize, usize)>,
-    /// The last two clock readings (`[%clk h:mm:ss]`) of the mainline: the
-    /// number of moves before the comment, and the seconds left.
-    pub clocks: [Option<(usize, u32)>; 2],
+    /// The last three mainline comments, oldest first, wherever they are
+    /// (also after the termination marker): the number of moves before each
+    /// and the byte range of its text. Servers write how a game ended and
+    /// the clocks (`[%clk h:mm:ss]`) there; they are read only when needed.
+    pub recent_comments: [Option<(usize, usize, usize)>; 3],
 }
 
 /// The seconds of a `[%clk h:mm:ss(.f)]` command in a comment.
 pub fn clock_seconds(comment: &[u8]) -> Option<u32> {
-    let at = memchr::memmem::find(comment, b"%clk")?;
+    let at =
+        memchr::memchr_iter(b'%', comment).find(|&i| comment.get(i + 1..i + 4) == Some(b"clk"))?;
     let rest = comment.get(at + 4..)?.trim_ascii_start();
     let end = rest
         .iter()
@@ -325,8 +324,7 @@ impl Lexed {
         self.unterminated_comment = None;
         self.tag_break = None;
         self.names.clear();
-        self.last_comment = None;
-        self.clocks = [None, None];
+        self.recent_comments = [None; 3];
         let mut cur = Cursor {
             bytes,
             pos: 0,
@@ -473,7 +471,7 @@ impl Lexed {
                 b'{' => {
                     cur.skip(1);
                     if cur.skip_until_after(b'}') {
-                        self.comment(cur.bytes, start + 1, cur.pos - 1);
+                        self.comment(start + 1, cur.pos - 1);
                     } else {
                         self.unterminated_comment = Some(line);
                     }
@@ -645,20 +643,14 @@ impl Lexed {
     }
 
     /// A mainline comment from `start` to `end`.
-    fn comment(&mut self, bytes: &[u8], start: usize, end: usize) {
-        self.last_comment = Some((start, end));
-        if self.stop.is_some() {
-            return;
-        }
-        let Some(seconds) = bytes.get(start..end).and_then(clock_seconds) else {
-            return;
-        };
-        let moves = self.sans.len();
-        if self.clocks[1].is_some_and(|(m, _)| m == moves) {
-            self.clocks[1] = Some((moves, seconds));
-        } else {
-            self.clocks = [self.clocks[1], Some((moves, seconds))];
-        }
+    fn comment(&mut self, start: usize, end: usize) {
+        let [_, b, c] = self.recent_comments;
+        self.recent_comments = [b, c, Some((self.sans.len(), start, end))];
+    }
+
+    /// The last mainline comment's text range.
+    pub fn last_comment(&self) -> Option<(usize, usize)> {
+        self.recent_comments[2].map(|(_, start, end)| (start, end))
     }
 
     fn outcome(&mut self, outcome: Outcome, line: u64, start: usize, end: usize) {

@@ -424,3 +424,34 @@ fn pathological_games_are_reported_like_any_other() {
     assert!(findings.contains(",played-past-fivefold,"), "{findings}");
     assert!(findings.contains(",result-mismatch,"), "{findings}");
 }
+
+#[test]
+fn every_winnability_search_finds_the_lichess_flag_fall() {
+    for search in ["fast", "full", "all"] {
+        let out = run_in(
+            &fixtures(),
+            &[
+                "-q",
+                "--winnability",
+                search,
+                "wins/unwinnable-win-on-time.pgn",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(1), "{search}");
+        assert!(
+            text(&out.stdout).contains(",unwinnable-win-on-time,FIDE 2023 6.9,"),
+            "{search}"
+        );
+    }
+    // Under the 1994 Laws only a lone king spares the flagged player.
+    let out = run_in(
+        &fixtures(),
+        &[
+            "-q",
+            "--rules",
+            "fide-1994",
+            "wins/unwinnable-win-on-time.pgn",
+        ],
+    );
+    assert!(!text(&out.stdout).contains("unwinnable-win-on-time"));
+}

@@ -6,7 +6,7 @@
 use shakmaty::{Color, KnownOutcome};
 
 use super::BoardEnd;
-use crate::game::RawGame;
+use crate::{game::RawGame, lexer::clock_seconds};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,20 +135,33 @@ pub fn how_ended(game: &RawGame<'_>, facts: &Facts) -> HowEnded {
 
 /// Whether the loser's last clock reading is zero.
 fn loser_clock_at_zero(game: &RawGame<'_>, start_turn: Color, loser: Color) -> bool {
-    game.lexed.clocks.iter().flatten().any(|&(moves, seconds)| {
-        // The comment follows move number `moves` (1-based ply).
-        let mover = if moves % 2 == 1 {
+    let mover = |ply: usize| {
+        if ply % 2 == 1 {
             start_turn
         } else {
             !start_turn
-        };
-        moves > 0 && mover == loser && seconds == 0
-    })
+        }
+    };
+    let Some(ply) = (1..=game.lexed.sans.len())
+        .rev()
+        .find(|&ply| mover(ply) == loser)
+    else {
+        return false;
+    };
+    // The clock is in a comment right after that move.
+    game.lexed
+        .recent_comments
+        .iter()
+        .flatten()
+        .filter(|&&(moves, _, _)| moves == ply)
+        .filter_map(|&(_, start, end)| game.bytes.get(start..end).and_then(clock_seconds))
+        .next_back()
+        == Some(0)
 }
 
 /// The usual closing comments of servers and engine tournaments.
 fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
-    let (start, end) = game.lexed.last_comment?;
+    let (start, end) = game.lexed.last_comment()?;
     let text = String::from_utf8_lossy(game.bytes.get(start..end)?).to_ascii_lowercase();
     let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
     Some(
@@ -182,10 +195,7 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        game::Tags,
-        lexer::{Lexed, clock_seconds},
-    };
+    use crate::{game::Tags, lexer::Lexed};
 
     fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
         let mut tags = Tags::default();

@@ -264,16 +264,19 @@ fn unearned_win(
         HowEnded::Unknown if edition != Edition::Fide1994 => Kind::UnexplainedWinUnwinnable,
         _ => return Unearned::No,
     };
-    // The full search where a flag fell. Elsewhere the quick sound check,
-    // and only where the winner has no queen and no rook: with one of them a
-    // mate is as good as always possible, and checking every resigned game
-    // would cost more than the rest of the audit.
-    let search = if how_ended == HowEnded::TimeForfeit {
-        Some(judging.search)
-    } else if winnable::only_minor_pieces_and_pawns(pos, winner) {
-        Some(Search::Fast)
-    } else {
-        None
+    // The quick sound check for every decisive game where the winner has no
+    // queen and no rook, and for every game lost on time; the complete
+    // analysis where a flag fell and the winner has no queen and no rook
+    // (`--winnability all`: every game lost on time). With a queen or rook a
+    // mate is as good as always possible, and searching for it in every
+    // game would cost more than the rest of the audit.
+    let light = winnable::only_minor_pieces_and_pawns(pos, winner);
+    let search = match (how_ended == HowEnded::TimeForfeit, judging.search) {
+        (true, Search::All) => Some(Search::All),
+        (true, Search::Full) if light => Some(Search::Full),
+        (true, _) => Some(Search::Fast),
+        (false, _) if light => Some(Search::Fast),
+        (false, _) => None,
     };
     let unwinnable = bare
         || search.is_some_and(|search| {

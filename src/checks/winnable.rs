@@ -11,10 +11,12 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Search {
     /// chasolver's quick, sound but incomplete check.
+    #[default]
     Fast,
     /// chasolver's complete analysis (helpmate search and static proofs).
-    #[default]
     Full,
+    /// The complete analysis, asked for every game lost on time.
+    All,
 }
 
 /// The three honest answers.
