@@ -172,6 +172,9 @@ pub struct History {
     /// Keys of the stretch's positions from `base`, once built.
     keys: Vec<Key>,
     built: bool,
+    /// How many positions of the stretch, by parity of their index, have
+    /// occurred at least twice: a claim by intention needs one.
+    twice: [usize; 2],
     candidates: Vec<u64>,
     /// The first point where threefold repetition could be claimed.
     pub threefold: Option<Claim>,
@@ -224,15 +227,19 @@ impl History {
                 self.moves.clear();
                 self.keys.clear();
                 self.built = false;
+                self.twice = [0, 0];
             }
         }
-        let key = (index - self.base >= 4).then(|| Key::of(pos));
+        let mut key = None;
         let mut count = 1;
-        if let Some(key) = &key {
-            // The most recent equal position, same player to move.
+        // A position needs at least four reversible plies to recur. Scan the
+        // hashes of the same player's positions, most recent first; the key
+        // is made only when a hash matches.
+        if index - self.base >= 4 {
             for q in (self.base..index).rev().skip(1).step_by(2) {
                 if self.hashes[q] == h {
                     self.build(index);
+                    let key = key.get_or_insert_with(|| Key::of(pos));
                     if self.keys.get(q - self.base) == Some(key) {
                         count = self.counts[q].saturating_add(1);
                         break;
@@ -242,6 +249,9 @@ impl History {
         }
         if self.built {
             self.keys.push(key.unwrap_or_else(|| Key::of(pos)));
+        }
+        if count >= 2 {
+            self.twice[index % 2] += 1;
         }
         self.hashes.push(h);
         self.counts.push(count);
@@ -366,8 +376,9 @@ impl History {
     fn repeating_move(&mut self, pos: &Chess, index: usize) -> Option<(Move, Vec<usize>)> {
         // Positions with the other player to move that occurred twice.
         self.candidates.clear();
-        // After a quiet move the stretch grows by one: four plies needed.
-        if index + 1 - self.base < 4 {
+        // After a quiet move the stretch grows by one: four plies needed,
+        // and a position of the other player's that occurred twice.
+        if index + 1 - self.base < 4 || self.twice[(index + 1) % 2] == 0 {
             return None;
         }
         for q in (self.base..index).rev().step_by(2) {
