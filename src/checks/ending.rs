@@ -232,43 +232,18 @@ mod tests {
 
     #[test]
     fn reads_termination_tags_in_any_case() {
-        let open = BoardEnd::Open;
-        assert_eq!(
-            ended(
-                "[Termination \"Time forfeit\"]\n\n1. e4 1-0",
-                open,
-                WHITE_WINS
-            ),
-            HowEnded::TimeForfeit
-        );
-        assert_eq!(
-            ended(
-                "[Termination \"time forfeit\"]\n\n1. e4 1-0",
-                open,
-                WHITE_WINS
-            ),
-            HowEnded::TimeForfeit
-        );
-        assert_eq!(
-            ended("[Termination \"Normal\"]\n\n1. e4 1-0", open, WHITE_WINS),
-            HowEnded::Resignation
-        );
-        assert_eq!(
-            ended("[Termination \"Normal\"]\n\n1. e4 1/2-1/2", open, DRAW),
-            HowEnded::Agreement
-        );
-        assert_eq!(
-            ended("[Termination \"Abandoned\"]\n\n1. e4 1-0", open, WHITE_WINS),
-            HowEnded::Abandoned
-        );
-        assert_eq!(
-            ended(
-                "[Termination \"rules infraction\"]\n\n1. e4 1-0",
-                open,
-                WHITE_WINS
-            ),
-            HowEnded::RulesInfraction
-        );
+        let cases = [
+            ("Time forfeit", WHITE_WINS, HowEnded::TimeForfeit),
+            ("time forfeit", WHITE_WINS, HowEnded::TimeForfeit),
+            ("Normal", WHITE_WINS, HowEnded::Resignation),
+            ("Normal", DRAW, HowEnded::Agreement),
+            ("Abandoned", WHITE_WINS, HowEnded::Abandoned),
+            ("rules infraction", WHITE_WINS, HowEnded::RulesInfraction),
+        ];
+        for (termination, result, want) in cases {
+            let pgn = format!("[Termination \"{termination}\"]\n\n1. e4 *");
+            assert_eq!(ended(&pgn, BoardEnd::Open, result), want, "{termination}");
+        }
     }
 
     #[test]
@@ -286,24 +261,28 @@ mod tests {
 
     #[test]
     fn reads_closing_comments() {
-        let open = BoardEnd::Open;
-        assert_eq!(
-            ended("1. e4 e5 {Black loses on time} 1-0", open, WHITE_WINS),
-            HowEnded::TimeForfeit
-        );
-        assert_eq!(
-            ended("1. e4 e5 1-0 {Black resigns}", open, WHITE_WINS),
-            HowEnded::Resignation
-        );
-        assert_eq!(
-            ended("1. e4 e5 {Draw by 3-fold repetition} 1/2-1/2", open, DRAW),
-            HowEnded::Repetition
-        );
-        assert_eq!(ended("1. e4 e5 1-0", open, WHITE_WINS), HowEnded::Unknown);
-        assert_eq!(
-            ended("1. e4 e5 *", open, Some(None)),
-            HowEnded::Unterminated
-        );
+        let cases = [
+            (
+                "1. e4 e5 {Black loses on time} 1-0",
+                WHITE_WINS,
+                HowEnded::TimeForfeit,
+            ),
+            (
+                "1. e4 e5 1-0 {Black resigns}",
+                WHITE_WINS,
+                HowEnded::Resignation,
+            ),
+            (
+                "1. e4 e5 {Draw by 3-fold repetition} 1/2-1/2",
+                DRAW,
+                HowEnded::Repetition,
+            ),
+            ("1. e4 e5 1-0", WHITE_WINS, HowEnded::Unknown),
+            ("1. e4 e5 *", Some(None), HowEnded::Unterminated),
+        ];
+        for (pgn, result, want) in cases {
+            assert_eq!(ended(pgn, BoardEnd::Open, result), want, "{pgn}");
+        }
     }
 
     #[test]
