@@ -118,6 +118,8 @@ pub struct Claim {
     pub earlier: Vec<usize>,
     /// The claimant.
     pub claimant: Color,
+    /// The fullmove number at the claim.
+    pub fullmoves: u32,
     /// The position at the claim, as FEN.
     pub fen: String,
 }
@@ -146,6 +148,8 @@ pub struct End {
     pub fen: String,
     /// The side to move there.
     pub turn: Color,
+    /// The fullmove number there.
+    pub fullmoves: u32,
 }
 
 /// The history of one game. Reused from game to game.
@@ -322,6 +326,7 @@ impl History {
                 earlier,
                 fen: replay::fen(pos),
                 turn: pos.turn(),
+                fullmoves: pos.fullmoves().get(),
             });
             return;
         }
@@ -333,6 +338,7 @@ impl History {
                     kind: ClaimKind::Just,
                     earlier: self.earlier(index),
                     claimant: pos.turn(),
+                    fullmoves: pos.fullmoves().get(),
                     fen: replay::fen(pos),
                 });
             } else if let Some((m, earlier)) = self.repeating_move(pos, index) {
@@ -341,6 +347,7 @@ impl History {
                     kind: ClaimKind::About(San::from_move(pos, m).to_string()),
                     earlier,
                     claimant: pos.turn(),
+                    fullmoves: pos.fullmoves().get(),
                     fen: replay::fen(pos),
                 });
             }
@@ -365,6 +372,7 @@ impl History {
                     kind,
                     earlier: Vec::new(),
                     claimant: pos.turn(),
+                    fullmoves: pos.fullmoves().get(),
                     fen: replay::fen(pos),
                 });
             }

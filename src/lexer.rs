@@ -580,7 +580,7 @@ impl Lexed {
                     let end = cur.token_end();
                     let digits = cur.bytes.get(cur.pos..end).unwrap_or_default();
                     if btoi::btou::<u8>(digits).is_err() {
-                        self.unreadable_token(cur, line, start, end);
+                        self.unreadable_token(line, start, end);
                     }
                     cur.pos = end;
                 }
@@ -602,7 +602,7 @@ impl Lexed {
                             self.san(san, line, start, cur.pos);
                         } else {
                             let end = cur.token_end();
-                            self.unreadable_token(cur, line, start, end);
+                            self.unreadable_token(line, start, end);
                         }
                     }
                     Err(_) => {
@@ -612,7 +612,7 @@ impl Lexed {
                             // pgn-reader skips one byte, then to the token end.
                             cur.skip(1);
                             let end = cur.token_end();
-                            self.unreadable_token(cur, line, start, end);
+                            self.unreadable_token(line, start, end);
                             cur.pos = end;
                         }
                     }
@@ -676,10 +676,10 @@ impl Lexed {
             line,
         };
         let end = probe.token_end().max(cur.pos);
-        self.unreadable_token(cur, line, start, end);
+        self.unreadable_token(line, start, end);
     }
 
-    fn unreadable_token(&mut self, _cur: &Cursor<'_>, line: u64, start: usize, end: usize) {
+    fn unreadable_token(&mut self, line: u64, start: usize, end: usize) {
         if self.stop.is_some() {
             return;
         }

@@ -65,35 +65,15 @@ fn recorded_move(
     ))
 }
 
-/// The move number label of a move made from a position given by FEN
-/// fields: `23.` or `23...`.
-fn number_from_fen(fen: &str) -> String {
-    let full = fullmoves_of(fen);
-    match turn_of(fen) {
-        Color::Black => format!("{full}..."),
-        Color::White => format!("{full}."),
-    }
-}
-
-fn fullmoves_of(fen: &str) -> u32 {
-    fen.split(' ')
-        .nth(5)
-        .and_then(|f| f.parse().ok())
-        .unwrap_or(1)
-}
-
-fn turn_of(fen: &str) -> Color {
-    if fen.split(' ').nth(1) == Some("b") {
-        Color::Black
-    } else {
-        Color::White
-    }
-}
-
 /// Where a finding about position `index` points: the move that led to it,
 /// or the game's first move line for the start position.
-fn at_position(game: &RawGame<'_>, index: usize, fen: &str) -> (Option<MoveRef>, u64) {
-    match recorded_move(game, index, turn_of(fen), fullmoves_of(fen)) {
+fn at_position(
+    game: &RawGame<'_>,
+    index: usize,
+    turn: Color,
+    fullmoves: u32,
+) -> (Option<MoveRef>, u64) {
+    match recorded_move(game, index, turn, fullmoves) {
         Some((mv, line)) => (Some(mv), line),
         None => (None, game.lexed.sans.first().map_or(game.line, |t| t.line)),
     }
@@ -132,7 +112,7 @@ pub fn check(
         return;
     }
     let after = last - end.index;
-    let (mv, line) = at_position(game, end.index, &end.fen);
+    let (mv, line) = at_position(game, end.index, end.turn, end.fullmoves);
     let at = match &mv {
         Some(m) => format!("after {}{}", m.number, m.san),
         None => "at the start".to_owned(),
@@ -219,7 +199,7 @@ fn unclaimed(
     };
     match &claim.kind {
         ClaimKind::Just => {
-            let (mv, line) = at_position(game, claim.index, &claim.fen);
+            let (mv, line) = at_position(game, claim.index, claim.claimant, claim.fullmoves);
             let at = match &mv {
                 Some(m) => format!("after {}{}", m.number, m.san),
                 None => "at the start".to_owned(),
@@ -247,7 +227,10 @@ fn unclaimed(
             f
         }
         ClaimKind::About(san) => {
-            let number = number_from_fen(&claim.fen);
+            let number = match claim.claimant {
+                Color::White => format!("{}.", claim.fullmoves),
+                Color::Black => format!("{}...", claim.fullmoves),
+            };
             let line = game
                 .lexed
                 .sans

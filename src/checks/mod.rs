@@ -102,16 +102,9 @@ pub struct Judging {
 /// The recorded result: the Result tag if it is one of the four, else the
 /// termination marker. `Some(None)` is `*`.
 fn recorded_result(game: &RawGame<'_>) -> Option<Option<KnownOutcome>> {
-    let outcome = match game.tags.get("Result") {
-        Some(b"1-0") => shakmaty::Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::White,
-        }),
-        Some(b"0-1") => shakmaty::Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::Black,
-        }),
-        Some(b"1/2-1/2") => shakmaty::Outcome::Known(KnownOutcome::Draw),
-        Some(b"*") => shakmaty::Outcome::Unknown,
-        _ => game.lexed.marker?.outcome,
+    let outcome = match game.tags.get("Result").and_then(result::parse) {
+        Some(outcome) => outcome,
+        None => game.lexed.marker?.outcome,
     };
     Some(match outcome {
         shakmaty::Outcome::Known(known) => Some(known),

@@ -11,7 +11,8 @@ use crate::{
     replay,
 };
 
-fn parse(value: &[u8]) -> Option<Outcome> {
+/// A Result tag value, if it is one of the four.
+pub fn parse(value: &[u8]) -> Option<Outcome> {
     match value {
         b"1-0" | b"0-1" | b"1/2-1/2" | b"*" => std::str::from_utf8(value).ok()?.parse().ok(),
         _ => None,
