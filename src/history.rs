@@ -240,7 +240,9 @@ impl History {
         // hashes of the same player's positions, most recent first; the key
         // is made only when a hash matches.
         if index - self.base >= 4 {
-            for q in (self.base..index).rev().skip(1).step_by(2) {
+            let mut q = index;
+            while q >= self.base + 2 {
+                q -= 2;
                 if self.hashes[q] == h {
                     self.build(index);
                     let key = key.get_or_insert_with(|| Key::of(pos));
