@@ -7,7 +7,10 @@ use clap::{Parser, ValueEnum};
 
 /// Audits PGN chess archives: replays every game by the Laws of Chess and
 /// reports, as CSV, illegal or ambiguous moves, malformed tags and movetext,
-/// and results that contradict the record or the board.
+/// draws that could have been claimed, games played on after they had ended
+/// by themselves, and results that contradict the record or the board
+/// (including wins on time or by resignation that the winner could not
+/// have earned).
 ///
 /// Exit status: 0 no finding at or above --fail-on; 1 there are such
 /// findings; 2 an input could not be read (missing file, corrupt compressed
