@@ -179,7 +179,6 @@ pub struct History {
     /// How many positions of the stretch, by parity of their index, have
     /// occurred at least twice: a claim by intention needs one.
     twice: [usize; 2],
-    candidates: Vec<u64>,
     /// The first point where threefold repetition could be claimed.
     pub threefold: Option<Claim>,
     /// The first point where the 50-move rule could be claimed.
@@ -261,7 +260,15 @@ impl History {
         }
         self.hashes.push(h);
         self.counts.push(count);
-        self.judge(pos, index, count);
+        // Most positions can end nothing and open no claim: no repetition,
+        // a short halfmove clock, material that can still mate, and no
+        // position of the other player's that occurred twice.
+        let may_repeat = self.threefold.is_none()
+            && index + 1 - self.base >= 4
+            && self.twice[(index + 1) % 2] > 0;
+        if count >= 3 || may_repeat || pos.halfmoves() >= 99 || self.edition.may_be_dead(pos) {
+            self.judge(pos, index, count);
+        }
     }
 
     /// Builds the keys of the stretch's positions before `index`.
@@ -384,48 +391,65 @@ impl History {
     /// A legal move from `pos` (at `index`) that makes a position occur for
     /// the third time, with that position's earlier occurrences.
     fn repeating_move(&mut self, pos: &Chess, index: usize) -> Option<(Move, Vec<usize>)> {
-        // Positions with the other player to move that occurred twice.
-        self.candidates.clear();
         // After a quiet move the stretch grows by one: four plies needed,
         // and a position of the other player's that occurred twice.
         if index + 1 - self.base < 4 || self.twice[(index + 1) % 2] == 0 {
             return None;
         }
-        for q in (self.base..index).rev().step_by(2) {
-            if self.counts[q] >= 2 {
-                self.candidates.push(self.hashes[q]);
-            }
-        }
-        if self.candidates.is_empty() {
-            return None;
-        }
-        self.candidates.sort_unstable();
-        let current = self.hashes[index];
-        for m in pos.legal_moves() {
-            // A capture, a pawn move or castling changes what can never
-            // change back: no earlier position can recur after it.
-            if m.is_capture() || m.role() == Role::Pawn || m.is_castle() {
+        self.build(index + 1);
+        let board = pos.board();
+        let ours = board.by_color(pos.turn());
+        let base = self.base;
+        // Each position of the other player's that occurred twice: is it one
+        // quiet move away? A capture, a pawn move or castling changes what
+        // can never change back, so only a piece moving to an empty square
+        // can repeat a position: exactly two squares change.
+        for q in (base..index).rev().step_by(2) {
+            if self.counts[q] < 2 {
                 continue;
             }
-            let h = current ^ board_delta(pos.turn(), m);
-            if self.candidates.binary_search(&h).is_err() {
+            let Some(key) = self.keys.get(q - base) else {
+                continue;
+            };
+            let changed = board.occupied() ^ key.board.occupied();
+            if changed.count() != 2 {
+                continue;
+            }
+            let (Some(from), Some(to)) = (
+                (changed & ours).first(),
+                (changed & !board.occupied()).first(),
+            ) else {
+                continue;
+            };
+            let Some(piece) = board.piece_at(from) else {
+                continue;
+            };
+            if piece.role == Role::Pawn || key.board.piece_at(to) != Some(piece) {
+                continue;
+            }
+            let m = Move::Normal {
+                role: piece.role,
+                from,
+                capture: None,
+                to,
+                promotion: None,
+            };
+            if !pos.is_legal(m) {
                 continue;
             }
             let mut after = pos.clone();
             after.play_unchecked(m);
-            let key = Key::of(&after);
-            self.build(index + 1);
-            let base = self.base;
-            let earlier: Vec<usize> = (base..index)
+            if Key::of(&after) != *key {
+                continue;
+            }
+            let h = self.hashes[q];
+            let mut earlier: Vec<usize> = (base..index)
                 .rev()
                 .step_by(2)
-                .filter(|&q| self.hashes[q] == h && self.keys.get(q - base) == Some(&key))
+                .filter(|&p| self.hashes[p] == h && self.keys.get(p - base) == Some(key))
                 .collect();
-            if earlier.len() >= 2 {
-                let mut earlier = earlier;
-                earlier.reverse();
-                return Some((m, earlier));
-            }
+            earlier.reverse();
+            return Some((m, earlier));
         }
         None
     }

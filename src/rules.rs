@@ -104,15 +104,22 @@ impl Edition {
         }
     }
 
+    /// Whether the position could be dead: no pawn, rook or queen on the
+    /// board (any of them always leaves a mate possible).
+    #[inline]
+    pub fn may_be_dead(self, pos: &Chess) -> bool {
+        let board = pos.board();
+        (board.pawns() | board.rooks_and_queens()).is_empty()
+    }
+
     /// Whether the position is dead under this edition, as far as material
     /// shows: the 1994 list, or (2000, 2023) insufficient material for both
     /// sides.
     pub fn is_dead(self, pos: &Chess) -> bool {
-        let board = pos.board();
-        // Pawns, rooks or queens always leave a mate possible.
-        if (board.pawns() | board.rooks_and_queens()).any() {
+        if !self.may_be_dead(pos) {
             return false;
         }
+        let board = pos.board();
         match self {
             Edition::Fide1994 => is_dead_1994(board),
             Edition::Fide2000 | Edition::Fide2023 => pos.is_insufficient_material(),
