@@ -279,3 +279,166 @@ pub fn result_str(outcome: KnownOutcome) -> &'static str {
         KnownOutcome::Draw => "1/2-1/2",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{finding::Kind, game::Tags, lexer::Lexed};
+
+    /// The kinds of finding a one-game PGN gets.
+    fn kinds(pgn: &[u8], edition: Edition) -> Vec<Kind> {
+        let mut tags = Tags::default();
+        let mut lexed = Lexed::default();
+        lexed.scan(pgn, 1, &mut tags);
+        let game = RawGame {
+            bytes: pgn,
+            line: 1,
+            tags: &tags,
+            lexed: &lexed,
+        };
+        let mut findings = Vec::new();
+        let judging = Judging {
+            edition,
+            search: Search::Fast,
+        };
+        audit(&game, judging, &mut History::default(), &mut findings);
+        findings.iter().map(|f| f.kind).collect()
+    }
+
+    const TAGS: &str = "[Event \"e\"]\n[Result \"1-0\"]\n";
+
+    /// Every kind, from the smallest game that shows it.
+    #[test]
+    fn each_kind_from_a_tiny_game() {
+        let fen = |fen: &str, result: &str, extra: &str, moves: &str| {
+            format!(
+                "[Result \"{result}\"]\n{extra}[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves} {result}"
+            )
+        };
+        let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                       7. Nf3 Nf6 8. Ng1 Ng8 9. Nf3";
+        let cases: Vec<(String, Kind)> = vec![
+            (format!("{TAGS}\n1. e4 e5 2. Ke3 1-0"), Kind::IllegalMove),
+            (
+                format!("{TAGS}\n1. Nf3 d5 2. d3 e5 3. Nd2 1-0"),
+                Kind::AmbiguousMove,
+            ),
+            (format!("{TAGS}\n1. e4 e5 2. Qxe9 1-0"), Kind::MalformedMove),
+            (format!("[Event e]\n{TAGS}\n1. e4 1-0"), Kind::MalformedTag),
+            (
+                fen("8/8/8/8/8/8/8/4KK2 w - - 0 1", "*", "", "1. Ke2"),
+                Kind::InvalidFen,
+            ),
+            (
+                format!("[Variant \"Atomic\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::UnsupportedVariant,
+            ),
+            ("[Event \"e\"]\n\n1. e4 1-0".to_owned(), Kind::MissingResult),
+            (format!("{TAGS}\n1. e4 0-1"), Kind::ResultMismatch),
+            (
+                format!("{TAGS}\n1. f3 e5 2. g4 Qh4# 1-0"),
+                Kind::ResultContradictsCheckmate,
+            ),
+            (
+                fen("7k/4Q3/6K1/8/8/8/8/8 w - - 0 1", "1-0", "", "1. Qf7"),
+                Kind::ResultContradictsStalemate,
+            ),
+            (
+                fen("4k3/8/8/8/8/8/4r3/4KB2 w - - 0 1", "1-0", "", "1. Kxe2"),
+                Kind::ResultContradictsDeadPosition,
+            ),
+            (
+                format!("{TAGS}\n1. e4 e5 2. Qh5+ 1-0"),
+                Kind::WrongCheckSuffix,
+            ),
+            (format!("[Result \"1/2\"]\n\n1. e4 *"), Kind::InvalidResult),
+            (
+                format!("{TAGS}\n1. e4 {{ never closed 1-0"),
+                Kind::UnterminatedComment,
+            ),
+            (format!("{TAGS}\n1. e4 1-0 2. d4"), Kind::TextAfterResult),
+            (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
+            (
+                fen(
+                    "4k3/8/8/8/8/8/8/4K2R w - - 98 80",
+                    "1/2-1/2",
+                    "",
+                    "80. Rh2 Kd8 81. Rh1 Ke8",
+                ),
+                Kind::UnclaimedFiftyMoves,
+            ),
+            (format!("{TAGS}\n{shuffle} 1-0"), Kind::PlayedPastFivefold),
+            (
+                fen(
+                    "7k/8/6K1/8/8/8/8/R7 w - - 149 120",
+                    "1/2-1/2",
+                    "",
+                    "120. Ra7 Kg8 121. Ra8#",
+                ),
+                Kind::PlayedPastSeventyFiveMoves,
+            ),
+            (
+                fen(
+                    "4k3/8/8/8/8/8/4r3/4KB2 w - - 0 1",
+                    "1/2-1/2",
+                    "",
+                    "1. Kxe2 Kd7",
+                ),
+                Kind::PlayedPastDeadPosition,
+            ),
+            (
+                format!("{TAGS}\n{shuffle} 1-0"),
+                Kind::ResultContradictsFivefold,
+            ),
+            (
+                fen(
+                    "8/8/4k3/8/8/2R1K3/8/8 w - - 148 100",
+                    "1-0",
+                    "",
+                    "100. Rc4 Kd6",
+                ),
+                Kind::ResultContradictsSeventyFiveMoves,
+            ),
+            (
+                fen(
+                    "1rK5/2P5/3k4/7R/8/8/8/8 w - - 1 64",
+                    "0-1",
+                    "[Termination \"Time forfeit\"]\n",
+                    "",
+                ),
+                Kind::UnwinnableWinOnTime,
+            ),
+            (
+                fen(
+                    "5b2/p7/Pp3k2/1Pp1pBp1/2P1P1P1/5K2/8/8 w - - 0 1",
+                    "0-1",
+                    "[Termination \"Normal\"]\n",
+                    "",
+                ),
+                Kind::UnwinnableWinByResignation,
+            ),
+            (
+                fen("8/8/6p1/6k1/8/6K1/8/8 w - - 0 1", "1-0", "", ""),
+                Kind::BareKingWin,
+            ),
+            (
+                fen("6k1/2b5/6K1/8/8/8/2R5/8 b - - 0 1", "0-1", "", ""),
+                Kind::UnexplainedWinUnwinnable,
+            ),
+        ];
+        let mut seen: Vec<Kind> = Vec::new();
+        for (pgn, kind) in &cases {
+            let got = kinds(pgn.as_bytes(), Edition::Fide2023);
+            assert!(got.contains(kind), "{kind}: {pgn:?} gave {got:?}");
+            seen.push(*kind);
+        }
+        // A Latin-1 byte in a tag value.
+        let mut latin1 = b"[White \"M\xfcller\"]\n".to_vec();
+        latin1.extend_from_slice(format!("{TAGS}\n1. e4 1-0").as_bytes());
+        assert!(kinds(&latin1, Edition::Fide2023).contains(&Kind::Encoding));
+        seen.push(Kind::Encoding);
+        for kind in Kind::ALL {
+            assert!(seen.contains(kind), "no case for {kind}");
+        }
+    }
+}
