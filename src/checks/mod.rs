@@ -351,7 +351,10 @@ mod tests {
                 format!("{TAGS}\n1. e4 e5 2. Qh5+ 1-0"),
                 Kind::WrongCheckSuffix,
             ),
-            (format!("[Result \"1/2\"]\n\n1. e4 *"), Kind::InvalidResult),
+            (
+                "[Result \"1/2\"]\n\n1. e4 *".to_owned(),
+                Kind::InvalidResult,
+            ),
             (
                 format!("{TAGS}\n1. e4 {{ never closed 1-0"),
                 Kind::UnterminatedComment,
