@@ -137,9 +137,14 @@ pub fn position_before(start: &Chess, moves: &[SanToken], index: usize) -> Chess
 
 /// The PGN move number of the move to be played in `pos`: `23.` or `23...`.
 pub fn move_number(pos: &Chess) -> String {
-    match pos.turn() {
-        Color::White => format!("{}.", pos.fullmoves()),
-        Color::Black => format!("{}...", pos.fullmoves()),
+    number_label(pos.turn(), pos.fullmoves().get())
+}
+
+/// The PGN move number of a move by `mover` in move `fullmoves`.
+pub fn number_label(mover: Color, fullmoves: u32) -> String {
+    match mover {
+        Color::White => format!("{fullmoves}."),
+        Color::Black => format!("{fullmoves}..."),
     }
 }
 

@@ -50,10 +50,11 @@ fn recorded_move(
     fullmoves_after: u32,
 ) -> Option<(MoveRef, u64)> {
     let token = game.lexed.sans.get(index.checked_sub(1)?)?;
-    // The mover is the side not to move after it.
+    // The mover is the side not to move after it; Black's move ends a
+    // fullmove.
     let number = match after_turn {
-        Color::Black => format!("{fullmoves_after}."),
-        Color::White => format!("{}...", fullmoves_after.saturating_sub(1)),
+        Color::Black => replay::number_label(Color::White, fullmoves_after),
+        Color::White => replay::number_label(Color::Black, fullmoves_after.saturating_sub(1)),
     };
     Some((
         MoveRef {
@@ -227,10 +228,7 @@ fn unclaimed(
             f
         }
         ClaimKind::About(san) => {
-            let number = match claim.claimant {
-                Color::White => format!("{}.", claim.fullmoves),
-                Color::Black => format!("{}...", claim.fullmoves),
-            };
+            let number = replay::number_label(claim.claimant, claim.fullmoves);
             let line = game
                 .lexed
                 .sans

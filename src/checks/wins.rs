@@ -72,11 +72,10 @@ pub fn unearned(
     if winnable::winnability(pos, !winner, Search::Fast) == Winnability::Unwinnable {
         return Unearned::Dead;
     }
-    let (index, _) = game.tags.find("Result").unwrap_or((usize::MAX, &[]));
-    let line = if index == usize::MAX {
-        game.lexed.marker.map_or(game.line, |m| m.line)
-    } else {
-        game.tag_line(index)
+    // The recorded result's line: the Result tag, else the marker.
+    let line = match game.tags.find("Result") {
+        Some((index, _)) => game.tag_line(index),
+        None => game.lexed.marker.map_or(game.line, |m| m.line),
     };
     let w = replay::side(winner);
     let l = replay::side(!winner);
