@@ -40,18 +40,10 @@ impl Key {
     }
 }
 
-/// A Zobrist hash of the pieces alone. It only finds candidates: the side to
-/// move is the same for positions an even number of plies apart, and
-/// castling and en passant rights are compared in full (`Key`).
-fn board_hash(board: &Board) -> u64 {
-    let mut h = 0;
-    for (square, piece) in board {
-        h ^= Zobrist64::zobrist_for_piece(square, piece).0;
-    }
-    h
-}
-
-/// How a move changes `board_hash`: every piece it lifts or puts down.
+/// How a move changes a Zobrist hash of the pieces on the board: every piece
+/// it lifts or puts down. The hash only finds candidates: the side to move
+/// is the same for positions an even number of plies apart, and castling
+/// and en passant rights are compared in full (`Key`).
 fn board_delta(turn: Color, m: Move) -> u64 {
     let z = |square: Square, role: Role, color: Color| {
         Zobrist64::zobrist_for_piece(square, role.of(color)).0
@@ -154,28 +146,40 @@ pub struct End {
 
 /// The history of one game. Reused from game to game.
 ///
-/// Exact keys are costly to keep for every ply, and most stretches between
-/// captures and pawn moves never repeat a position. So a stretch keeps only
-/// hashes and moves, and its keys are built (by replaying the stretch from
-/// its first position) the first time a hash matches; from then on each
-/// new position of the stretch stores its key. Every stretch is replayed at
-/// most once, so the work stays linear in the length of the game.
+/// A position can only recur within a stretch of plies without a capture or
+/// pawn move, and only after four of them; most stretches are shorter. So
+/// the replay hands over each position cheaply (a stretch starts when the
+/// halfmove clock is zero, else the move is kept), and a stretch is examined
+/// when it closes, only if it is long enough for a repetition or for the
+/// halfmove clock to reach 99. The examination hashes the stretch's positions
+/// from its moves; a hash only finds candidates, and exact keys are built (by
+/// replaying the stretch from its first position) the first time a hash
+/// matches. Positions are replayed only where a rule may apply. Every
+/// stretch is replayed at most twice, so the work stays linear in the length
+/// of the game.
 #[derive(Debug, Default)]
 pub struct History {
     edition: Edition,
-    hashes: Vec<u64>,
-    /// How many times the position at each index has occurred up to it.
-    counts: Vec<u8>,
     /// Index of the first position of the current stretch (since the last
     /// capture or pawn move, or the start).
     base: usize,
     /// The position at `base`.
     base_pos: Chess,
-    /// The moves played since `base`.
+    /// The moves played since `base`: `moves[k]` reaches position
+    /// `base + k + 1`.
     moves: Vec<Move>,
+    /// Of the stretch as examined so far: a hash of each position's pieces
+    /// relative to the first (`hashes[k]` for position `base + k`) ...
+    hashes: Vec<u64>,
+    /// ... and how many times it has occurred up to it.
+    counts: Vec<u8>,
     /// Keys of the stretch's positions from `base`, once built.
     keys: Vec<Key>,
     built: bool,
+    /// A position of the stretch, replayed forward for the rules that need
+    /// the board, and its index in the stretch (`usize::MAX`: none yet).
+    cursor: Chess,
+    cursor_index: usize,
     /// How many positions of the stretch, by parity of their index, have
     /// occurred at least twice: a claim by intention needs one.
     twice: [usize; 2],
@@ -191,17 +195,44 @@ impl History {
     /// Starts a game at `start` under `edition`.
     pub fn start(&mut self, edition: Edition, start: &Chess) {
         self.edition = edition;
-        self.hashes.clear();
-        self.counts.clear();
         self.threefold = None;
         self.fifty = None;
         self.end = None;
-        self.record(start, board_hash(start.board()), None);
+        self.new_stretch(start, 0);
     }
 
-    /// How often the position at `index` had occurred by then.
+    /// Records the position `pos` reached by `m` (played by `mover`).
+    #[inline]
+    pub fn push(&mut self, pos: &Chess, m: Move) {
+        if self.end.is_some() {
+            return;
+        }
+        if pos.halfmoves() == 0 {
+            let index = self.base + self.moves.len() + 1;
+            self.examine();
+            if self.end.is_none() {
+                self.new_stretch(pos, index);
+            }
+        } else {
+            self.moves.push(m);
+        }
+    }
+
+    /// Examines the last stretch: call once all moves are pushed.
+    pub fn finish(&mut self) {
+        if self.end.is_none() {
+            self.examine();
+        }
+    }
+
+    /// How often the position at `index` had occurred by then, for the
+    /// positions of the last stretch (0 for others).
     pub fn count_at(&self, index: usize) -> u8 {
-        self.counts.get(index).copied().unwrap_or(0)
+        match index.checked_sub(self.base) {
+            Some(k) if k < self.counts.len() => self.counts[k],
+            Some(k) if k <= self.moves.len() => 1,
+            _ => 0,
+        }
     }
 
     /// Whether positions still matter (the game has not ended by itself).
@@ -209,106 +240,160 @@ impl History {
         self.end.is_none()
     }
 
-    /// Records the position `pos` reached by `m` (played by `mover`).
-    pub fn push(&mut self, pos: &Chess, mover: Color, m: Move) {
-        if self.end.is_some() {
-            return;
+    /// Starts a stretch at `pos`, position `index`. Its first position is
+    /// judged here: it can only repeat nothing, but it may be dead (material
+    /// changes only at a capture or promotion, where stretches start), or a
+    /// FEN start may have a long halfmove clock.
+    fn new_stretch(&mut self, pos: &Chess, index: usize) {
+        self.base = index;
+        self.base_pos = pos.clone();
+        self.moves.clear();
+        self.hashes.clear();
+        self.counts.clear();
+        self.keys.clear();
+        self.built = false;
+        self.twice = [0, 0];
+        if self.edition.may_be_dead(pos) || pos.halfmoves() >= 99 {
+            self.hashes.push(0);
+            self.counts.push(1);
+            self.judge(pos, index, 1);
         }
-        let h = self.hashes.last().map_or(0, |h| h ^ board_delta(mover, m));
-        self.record(pos, h, Some(m));
     }
 
-    fn record(&mut self, pos: &Chess, h: u64, m: Option<Move>) {
-        let index = self.hashes.len();
-        let window = self.window_start(pos, index);
-        match m {
-            Some(m) if window <= self.base && index > 0 => self.moves.push(m),
-            _ => {
-                // A new stretch: nothing before it can recur.
-                self.base = index;
-                self.base_pos = pos.clone();
-                self.moves.clear();
-                self.keys.clear();
-                self.built = false;
-                self.twice = [0, 0];
-            }
+    /// Hashes and counts the positions of the current stretch after its
+    /// first, and judges those where a claim or an end may apply.
+    fn examine(&mut self) {
+        let n = self.moves.len();
+        let clock = self.base_pos.halfmoves() as usize;
+        if n < 4 && clock + n < 99 {
+            return;
         }
-        let mut key = None;
-        let mut count = 1;
-        // A position needs at least four reversible plies to recur. Scan the
-        // hashes of the same player's positions, most recent first; the key
-        // is made only when a hash matches.
-        if index - self.base >= 4 {
-            let mut q = index;
-            while q >= self.base + 2 {
-                q -= 2;
-                if self.hashes[q] == h {
-                    self.build(index);
-                    let key = key.get_or_insert_with(|| Key::of(pos));
-                    if self.keys.get(q - self.base) == Some(key) {
-                        count = self.counts[q].saturating_add(1);
+        if self.hashes.is_empty() {
+            self.hashes.push(0);
+            self.counts.push(1);
+        }
+        self.cursor_index = usize::MAX;
+        let mut mover = self.base_pos.turn();
+        let mut h = 0;
+        for k in 0..n {
+            h ^= board_delta(mover, self.moves[k]);
+            mover = !mover;
+            let local = k + 1;
+            // A position needs at least four reversible plies to recur. Scan
+            // the hashes of the same player's positions, most recent first.
+            let mut count = 1;
+            if local >= 4 {
+                let mut q = local;
+                while q >= 2 {
+                    q -= 2;
+                    if self.hashes[q] == h {
+                        count = self.repeats(local, q);
                         break;
                     }
                 }
             }
-        }
-        if self.built {
-            self.keys.push(key.unwrap_or_else(|| Key::of(pos)));
-        }
-        if count >= 2 {
-            self.twice[index % 2] += 1;
-        }
-        self.hashes.push(h);
-        self.counts.push(count);
-        // Most positions can end nothing and open no claim: no repetition,
-        // a short halfmove clock, material that can still mate, and no
-        // position of the other player's that occurred twice.
-        let may_repeat = self.threefold.is_none()
-            && index + 1 - self.base >= 4
-            && self.twice[(index + 1) % 2] > 0;
-        if count >= 3 || may_repeat || pos.halfmoves() >= 99 || self.edition.may_be_dead(pos) {
-            self.judge(pos, index, count);
+            if self.built && self.keys.len() == local {
+                let key = Key::of(self.position(local));
+                self.keys.push(key);
+            }
+            if count >= 2 {
+                self.twice[local % 2] += 1;
+            }
+            self.hashes.push(h);
+            self.counts.push(count);
+            // Most positions can end nothing and open no claim: no
+            // repetition, a short halfmove clock, and no position of the
+            // other player's that occurred twice.
+            let may_repeat =
+                self.threefold.is_none() && local + 1 >= 4 && self.twice[(local + 1) % 2] > 0;
+            if count >= 3 || may_repeat || clock + local >= 99 {
+                let pos = std::mem::take(self.position_mut(local));
+                self.judge(&pos, self.base + local, count);
+                self.cursor = pos;
+                if self.end.is_some() {
+                    return;
+                }
+            }
         }
     }
 
-    /// Builds the keys of the stretch's positions before `index`.
-    fn build(&mut self, index: usize) {
+    /// The position `base + local` of the current stretch.
+    fn position(&mut self, local: usize) -> &Chess {
+        self.position_mut(local)
+    }
+
+    fn position_mut(&mut self, local: usize) -> &mut Chess {
+        if self.cursor_index > local {
+            self.cursor = self.base_pos.clone();
+            self.cursor_index = 0;
+        }
+        for &m in &self.moves[self.cursor_index..local] {
+            self.cursor.play_unchecked(m);
+        }
+        self.cursor_index = local;
+        &mut self.cursor
+    }
+
+    /// How often the position `base + local` has occurred, now that its
+    /// hash matches the one at `q` (and perhaps earlier ones): the hash only
+    /// finds candidates, the keys decide. Pushes the position's key.
+    #[cold]
+    #[inline(never)]
+    fn repeats(&mut self, local: usize, mut q: usize) -> u8 {
+        self.build(local);
+        let key = Key::of(self.position(local));
+        let h = self.hashes[q];
+        let mut count = 1;
+        loop {
+            if self.hashes[q] == h && self.keys.get(q) == Some(&key) {
+                count = self.counts[q].saturating_add(1);
+                break;
+            }
+            if q < 2 {
+                break;
+            }
+            q -= 2;
+        }
+        self.keys.push(key);
+        count
+    }
+
+    /// Builds the keys of the stretch's positions before `base + local`.
+    #[cold]
+    fn build(&mut self, local: usize) {
         if self.built {
             return;
         }
         self.keys.clear();
         let mut p = self.base_pos.clone();
         self.keys.push(Key::of(&p));
-        for &m in self.moves.iter().take(index - self.base - 1) {
+        for &m in &self.moves[..local - 1] {
             p.play_unchecked(m);
             self.keys.push(Key::of(&p));
         }
         self.built = true;
     }
 
-    /// The first index whose position could equal the one at `index`: none
-    /// before the last capture or pawn move, none before the start.
-    fn window_start(&self, pos: &Chess, index: usize) -> usize {
-        index.saturating_sub(pos.halfmoves() as usize)
-    }
-
     /// The earlier indices where the position at `index` occurred (its key
     /// is built: it repeats).
     fn earlier(&self, index: usize) -> Vec<usize> {
-        let key_at = |i: usize| i.checked_sub(self.base).and_then(|k| self.keys.get(k));
-        let (Some(&h), Some(key)) = (self.hashes.get(index), key_at(index)) else {
+        let local = index - self.base;
+        let (Some(&h), Some(key)) = (self.hashes.get(local), self.keys.get(local)) else {
             return Vec::new();
         };
-        let mut out: Vec<usize> = (self.base..index)
+        let mut out: Vec<usize> = (0..local)
             .rev()
             .skip(1)
             .step_by(2)
-            .filter(|&q| self.hashes[q] == h && key_at(q) == Some(key))
+            .filter(|&q| self.hashes[q] == h && self.keys.get(q) == Some(key))
+            .map(|q| self.base + q)
             .collect();
         out.reverse();
         out
     }
 
+    #[cold]
+    #[inline(never)]
     fn judge(&mut self, pos: &Chess, index: usize, count: u8) {
         let edition = self.edition;
         let halfmoves = pos.halfmoves();
@@ -393,22 +478,22 @@ impl History {
     fn repeating_move(&mut self, pos: &Chess, index: usize) -> Option<(Move, Vec<usize>)> {
         // After a quiet move the stretch grows by one: four plies needed,
         // and a position of the other player's that occurred twice.
-        if index + 1 - self.base < 4 || self.twice[(index + 1) % 2] == 0 {
+        let local = index - self.base;
+        if local + 1 < 4 || self.twice[(local + 1) % 2] == 0 {
             return None;
         }
-        self.build(index + 1);
+        self.build(local + 1);
         let board = pos.board();
         let ours = board.by_color(pos.turn());
-        let base = self.base;
         // Each position of the other player's that occurred twice: is it one
         // quiet move away? A capture, a pawn move or castling changes what
         // can never change back, so only a piece moving to an empty square
         // can repeat a position: exactly two squares change.
-        for q in (base..index).rev().step_by(2) {
+        for q in (0..local).rev().step_by(2) {
             if self.counts[q] < 2 {
                 continue;
             }
-            let Some(key) = self.keys.get(q - base) else {
+            let Some(key) = self.keys.get(q) else {
                 continue;
             };
             let changed = board.occupied() ^ key.board.occupied();
@@ -443,10 +528,11 @@ impl History {
                 continue;
             }
             let h = self.hashes[q];
-            let mut earlier: Vec<usize> = (base..index)
+            let mut earlier: Vec<usize> = (0..local)
                 .rev()
                 .step_by(2)
-                .filter(|&p| self.hashes[p] == h && self.keys.get(p - base) == Some(key))
+                .filter(|&p| self.hashes[p] == h && self.keys.get(p) == Some(key))
+                .map(|p| self.base + p)
                 .collect();
             earlier.reverse();
             return Some((m, earlier));
@@ -459,7 +545,11 @@ impl History {
 mod tests {
     use super::*;
     use crate::{game::Tags, lexer::Lexed, replay};
-    use shakmaty::{CastlingMode, fen::Fen};
+    use shakmaty::{
+        CastlingMode,
+        fen::Fen,
+        zobrist::{Zobrist64, ZobristValue},
+    };
 
     fn run(fen: Option<&str>, movetext: &str, edition: Edition) -> History {
         let start: Chess = match fen {
@@ -481,6 +571,50 @@ mod tests {
     fn threefold(history: &History) -> (usize, ClaimKind, Vec<usize>) {
         let c = history.threefold.clone().expect("a threefold claim");
         (c.index, c.kind, c.earlier)
+    }
+
+    /// The hash of a board from scratch.
+    fn board_hash(board: &Board) -> u64 {
+        let mut h = 0;
+        for (square, piece) in board {
+            h ^= Zobrist64::zobrist_for_piece(square, piece).0;
+        }
+        h
+    }
+
+    #[test]
+    fn a_move_changes_the_hash_as_it_changes_the_board() {
+        // Castling both ways, en passant, a promotion with capture, a
+        // Chess960 castle where the king does not move.
+        let games = [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "1. e4 d5 2. e5 f5 3. exf6 Nc6 4. fxg7 Be6 5. gxh8=Q Qd7 6. Nf3 O-O-O \
+                 7. Be2 Kb8 8. O-O a5",
+            ),
+            (
+                "nrbbqnkr/pppppppp/8/8/8/8/PPPPPPPP/NRBBQNKR w KQkq - 0 1",
+                "1. Ng3 Ng6 2. O-O O-O",
+            ),
+        ];
+        for (fen, movetext) in games {
+            let fen: Fen = fen.parse().unwrap();
+            let mut pos: Chess = fen.into_position(CastlingMode::Chess960).unwrap();
+            let mut lexed = Lexed::default();
+            lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
+            assert!(!lexed.sans.is_empty());
+            for (i, token) in lexed.sans.iter().enumerate() {
+                let m = token.san.san.to_move(&pos).unwrap();
+                let before = board_hash(pos.board());
+                let delta = board_delta(pos.turn(), m);
+                pos.play_unchecked(m);
+                assert_eq!(
+                    before ^ delta,
+                    board_hash(pos.board()),
+                    "{movetext} ply {i}"
+                );
+            }
+        }
     }
 
     #[test]

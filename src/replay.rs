@@ -72,6 +72,7 @@ pub fn replay(
                     SanError::IllegalSan => Failure::Illegal,
                     SanError::AmbiguousSan => Failure::Ambiguous,
                 };
+                history.finish();
                 return Replay {
                     end: pos,
                     plies: index,
@@ -80,10 +81,9 @@ pub fn replay(
                 };
             }
         };
-        let mover = pos.turn();
         pos.play_unchecked(m);
         if history.open() {
-            history.push(&pos, mover, m);
+            history.push(&pos, m);
         }
         // A move without a suffix is only judged when it is the last one: a
         // check written without `+` is common and not reported, and a mate
@@ -102,6 +102,7 @@ pub fn replay(
             }
         }
     }
+    history.finish();
     Replay {
         end: pos,
         plies: moves.len(),
