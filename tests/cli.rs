@@ -140,6 +140,25 @@ fn every_code_has_a_golden_fixture() {
     }
 }
 
+/// The README's table of finding codes has exactly one row per code, in the
+/// order of the codes.
+#[test]
+fn the_readme_lists_every_code_once() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let listed: Vec<&str> = readme
+        .lines()
+        .skip_while(|line| !line.starts_with("## Finding codes"))
+        .skip(1)
+        .take_while(|line| !line.starts_with("## "))
+        .filter_map(|line| line.strip_prefix("| `")?.split('`').next())
+        .collect();
+    let codes: Vec<&str> = pgn_arbiter::finding::Kind::ALL
+        .iter()
+        .map(|kind| kind.code())
+        .collect();
+    assert_eq!(listed, codes);
+}
+
 fn run_stdin(args: &[&str], input: &[u8]) -> Output {
     let mut child = bin()
         .args(args)
