@@ -8,28 +8,19 @@
 #   RUNS=10 bench/run.sh         # more runs per command (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-corpora=${CORPORA:-../shared/corpora}
-work=${WORK:-${TMPDIR:-/tmp}/pgn-arbiter-bench}
+source bench/common.sh
 runs=${RUNS:-5}
-mkdir -p "$work"
 
-need_apt() { command -v "$1" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$2" >/dev/null; }; }
 need_apt hyperfine hyperfine
 [ -x /usr/games/pgn-extract ] || { apt-get update -qq && apt-get install -y -qq pgn-extract >/dev/null; }
 [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
 python3 -c 'import chess' 2>/dev/null || pip install -q chess
-need_apt zstd zstd
 
 cargo build --release --locked --bin pgn-arbiter --example bare_replay
 arbiter=$PWD/target/release/pgn-arbiter
 bare=$PWD/target/release/examples/bare_replay
 
-# The corpus: every real file of the shared corpora, joined by blank lines.
-corpus=$work/corpus.pgn
-{
-  zstd -dc "$corpora/master/gnuchess-book_1.02.pgn.zst"
-  find "$corpora" -name '*.pgn' | LC_ALL=C sort | while read -r f; do printf '\n\n'; cat "$f"; done
-} > "$corpus"
+make_corpus
 zstd -q -3 -f "$corpus" -o "$corpus.zst"
 gzip -6 -c "$corpus" > "$corpus.gz"
 # A 5 MB slice for python-chess, cut before a game.
