@@ -176,6 +176,8 @@ pub struct History {
     /// Keys of the stretch's positions from `base`, once built.
     keys: Vec<Key>,
     built: bool,
+    /// Whether `hashes`, `counts` and `keys` are the current stretch's.
+    examined: bool,
     /// A position of the stretch, replayed forward for the rules that need
     /// the board, and its index in the stretch (`usize::MAX`: none yet).
     cursor: Chess,
@@ -209,7 +211,9 @@ impl History {
         }
         if pos.halfmoves() == 0 {
             let index = self.base + self.moves.len() + 1;
-            self.examine();
+            if self.worth_examining() {
+                self.examine();
+            }
             if self.end.is_none() {
                 self.new_stretch(pos, index);
             }
@@ -220,7 +224,7 @@ impl History {
 
     /// Examines the last stretch: call once all moves are pushed.
     pub fn finish(&mut self) {
-        if self.end.is_none() {
+        if self.end.is_none() && self.worth_examining() {
             self.examine();
         }
     }
@@ -229,7 +233,7 @@ impl History {
     /// positions of the last stretch (0 for others).
     pub fn count_at(&self, index: usize) -> u8 {
         match index.checked_sub(self.base) {
-            Some(k) if k < self.counts.len() => self.counts[k],
+            Some(k) if self.examined && k < self.counts.len() => self.counts[k],
             Some(k) if k <= self.moves.len() => 1,
             _ => 0,
         }
@@ -244,34 +248,39 @@ impl History {
     /// judged here: it can only repeat nothing, but it may be dead (material
     /// changes only at a capture or promotion, where stretches start), or a
     /// FEN start may have a long halfmove clock.
+    #[inline(never)]
     fn new_stretch(&mut self, pos: &Chess, index: usize) {
         self.base = index;
         self.base_pos = pos.clone();
         self.moves.clear();
-        self.hashes.clear();
-        self.counts.clear();
-        self.keys.clear();
-        self.built = false;
-        self.twice = [0, 0];
+        self.examined = false;
         if self.edition.may_be_dead(pos) || pos.halfmoves() >= 99 {
-            self.hashes.push(0);
-            self.counts.push(1);
             self.judge(pos, index, 1);
         }
     }
 
+    /// Whether a repetition or the 50-move rule can occur in the current
+    /// stretch: four plies at least, or a halfmove clock reaching 99.
+    #[inline]
+    fn worth_examining(&self) -> bool {
+        let n = self.moves.len();
+        n >= 4 || self.base_pos.halfmoves() as usize + n >= 99
+    }
+
     /// Hashes and counts the positions of the current stretch after its
     /// first, and judges those where a claim or an end may apply.
+    #[inline(never)]
     fn examine(&mut self) {
         let n = self.moves.len();
         let clock = self.base_pos.halfmoves() as usize;
-        if n < 4 && clock + n < 99 {
-            return;
-        }
-        if self.hashes.is_empty() {
-            self.hashes.push(0);
-            self.counts.push(1);
-        }
+        self.hashes.clear();
+        self.hashes.push(0);
+        self.counts.clear();
+        self.counts.push(1);
+        self.keys.clear();
+        self.built = false;
+        self.twice = [0, 0];
+        self.examined = true;
         self.cursor_index = usize::MAX;
         let mut mover = self.base_pos.turn();
         let mut h = 0;
