@@ -203,7 +203,7 @@ impl History {
         self.new_stretch(start, 0);
     }
 
-    /// Records the position `pos` reached by `m` (played by `mover`).
+    /// Records the position `pos` reached by `m`.
     #[inline]
     pub fn push(&mut self, pos: &Chess, m: Move) {
         if self.end.is_some() {
@@ -230,7 +230,7 @@ impl History {
     }
 
     /// How often the position at `index` had occurred by then, for the
-    /// positions of the last stretch (0 for others).
+    /// positions of the last stretch (0 for earlier ones).
     pub fn count_at(&self, index: usize) -> u8 {
         match index.checked_sub(self.base) {
             Some(k) if self.examined && k < self.counts.len() => self.counts[k],
