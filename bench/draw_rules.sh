@@ -28,7 +28,12 @@ if grep -q 'history\.\(start\|push\|finish\)(' "$src/src/replay.rs" || cmp -s sr
   echo "draw_rules.sh: could not cut the history out of src/replay.rs" >&2
   exit 2
 fi
-(cd "$src" && cargo build --release --locked --bin pgn-arbiter --target-dir "$work/target-without" 2>/dev/null)
+# Its build warns of the history it no longer uses: the log is shown only
+# if the build fails.
+if ! (cd "$src" && cargo build --release --locked --bin pgn-arbiter --target-dir "$work/target-without") > "$work/without-build.log" 2>&1; then
+  cat "$work/without-build.log" >&2
+  exit 2
+fi
 without=$work/target-without/release/pgn-arbiter
 
 make_corpus
