@@ -302,7 +302,7 @@ impl History {
                 }
             }
             if self.built && self.keys.len() == local {
-                let key = Key::of(self.position(local));
+                let key = Key::of(self.position_mut(local));
                 self.keys.push(key);
             }
             if count >= 2 {
@@ -326,11 +326,8 @@ impl History {
         }
     }
 
-    /// The position `base + local` of the current stretch.
-    fn position(&mut self, local: usize) -> &Chess {
-        self.position_mut(local)
-    }
-
+    /// The position `base + local` of the current stretch, replayed forward
+    /// from the last one asked for.
     fn position_mut(&mut self, local: usize) -> &mut Chess {
         if self.cursor_index > local {
             self.cursor = self.base_pos.clone();
@@ -350,7 +347,7 @@ impl History {
     #[inline(never)]
     fn repeats(&mut self, local: usize, mut q: usize) -> u8 {
         self.build(local);
-        let key = Key::of(self.position(local));
+        let key = Key::of(self.position_mut(local));
         let h = self.hashes[q];
         let mut count = 1;
         loop {

@@ -349,38 +349,30 @@ mod tests {
             // In check: shakmaty decides.
             "4k3/8/8/8/8/8/3q4/R3K2R w KQ - 0 1",
         ];
-        for fen in positions {
-            let pos: Chess = fen
-                .parse::<Fen>()
-                .unwrap()
-                .into_position(shakmaty::CastlingMode::Standard)
-                .unwrap();
-            assert!(probe(&pos) > 0);
+        let positions: Vec<Chess> = positions
+            .iter()
+            .map(|fen| {
+                fen.parse::<Fen>()
+                    .unwrap()
+                    .into_position(shakmaty::CastlingMode::Standard)
+                    .unwrap()
+            })
+            .collect();
+        for pos in &positions {
+            assert!(probe(pos) > 0);
         }
-        let pinned: Chess = positions[0]
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let pinned = &positions[0];
         let san: San = "Nb3".parse().unwrap();
-        assert_eq!(to_move(san, &pinned), Err(SanError::IllegalSan));
+        assert_eq!(to_move(san, pinned), Err(SanError::IllegalSan));
         let san: San = "Nf3".parse().unwrap();
-        assert!(to_move(san, &pinned).is_ok());
-        let two: Chess = positions[2]
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        assert!(to_move(san, pinned).is_ok());
+        let two = &positions[2];
         let san: San = "Nd4".parse().unwrap();
         assert_eq!(
-            to_move(san, &two).map(|m| m.from()),
+            to_move(san, two).map(|m| m.from()),
             Ok(Some(shakmaty::Square::E2))
         );
-        let pawns: Chess = positions[3]
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let pawns = &positions[3];
         for (san, legal) in [
             ("dxc3", true),
             ("d3", false),
@@ -389,7 +381,7 @@ mod tests {
             ("g8", false),
         ] {
             let san: San = san.parse().unwrap();
-            assert_eq!(to_move(san, &pawns).is_ok(), legal, "{san}");
+            assert_eq!(to_move(san, pawns).is_ok(), legal, "{san}");
         }
     }
 
