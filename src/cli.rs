@@ -14,23 +14,28 @@ use clap::{Parser, ValueEnum};
 ///
 /// Exit status: 0 no finding at or above --fail-on; 1 there are such
 /// findings; 2 an input could not be read (missing file, corrupt compressed
-/// stream) or the flags are wrong.
+/// stream), no game was read at all, a report could not be written, or the
+/// flags are wrong; 130/143 interrupted by SIGINT/SIGTERM (no report file
+/// is written then).
 #[derive(Debug, Parser)]
 #[command(name = "pgn-arbiter", version, about, long_about)]
 pub struct Cli {
-    /// PGN files, directories (searched recursively for *.pgn*, in sorted
-    /// order) or `-` for standard input. gzip, bzip2, zstd and xz input is
+    /// PGN files, directories (searched recursively, in sorted order, for
+    /// regular files named *.pgn, *.pgn.gz, *.pgn.bz2, *.pgn.zst, *.pgn.xz)
+    /// or `-` for standard input. gzip, bzip2, zstd and xz input is
     /// recognised by its first bytes. With no INPUT, standard input is read
     /// when it is not a terminal.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
-    /// Write the findings report (CSV, one row per finding) here instead of
-    /// standard output.
+    /// Write the findings report (CSV, one row per finding) to this file
+    /// instead of standard output (`-`). A report file appears, whole, only
+    /// when the run completes; never over an input.
     #[arg(long, value_name = "FILE")]
     pub findings: Option<PathBuf>,
 
-    /// Also write the games report (CSV, one row per game) to this file.
+    /// Also write the games report (CSV, one row per game) to this file
+    /// (`-`: standard output).
     #[arg(long, value_name = "FILE")]
     pub games: Option<PathBuf>,
 
@@ -55,8 +60,8 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = WinnabilitySearch::Fast, value_name = "SEARCH")]
     pub winnability: WinnabilitySearch,
 
-    /// Worker threads (default: all cores). Output is the same for any
-    /// number.
+    /// Worker threads (default: all cores; at most 4 per core). Output is
+    /// the same for any number.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 

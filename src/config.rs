@@ -2,8 +2,7 @@
 //! come from and where reports go.
 
 use std::{
-    fs::File,
-    io::{self, BufWriter, IsTerminal, Write},
+    io::{self, IsTerminal},
     path::PathBuf,
 };
 
@@ -12,27 +11,9 @@ use crate::{
     cli::{Cli, FailOn, Rules, WinnabilitySearch},
     finding::Severity,
     input::{self, Input},
+    output::{self, Output},
     rules::Edition,
 };
-
-/// Where a report goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Output {
-    /// Standard output.
-    Stdout,
-    /// A file, created or truncated.
-    File(PathBuf),
-}
-
-impl Output {
-    /// Opens the destination, buffered.
-    pub fn open(&self) -> io::Result<Box<dyn Write + Send>> {
-        Ok(match self {
-            Output::Stdout => Box::new(BufWriter::with_capacity(1 << 16, io::stdout())),
-            Output::File(path) => Box::new(BufWriter::with_capacity(1 << 16, File::create(path)?)),
-        })
-    }
-}
 
 /// Everything a run needs to know.
 #[derive(Debug, Clone)]
@@ -55,6 +36,9 @@ pub struct Config {
     pub quiet: bool,
 }
 
+/// `--jobs` is capped at this many threads per core.
+pub const MAX_JOBS_PER_CORE: usize = 4;
+
 /// A problem with the command line.
 #[derive(Debug)]
 pub struct UsageError(pub String);
@@ -76,10 +60,22 @@ impl Config {
                 "standard input ('-') can be read only once".into(),
             ));
         }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let jobs = match cli.jobs {
             Some(0) => return Err(UsageError("--jobs must be at least 1".into())),
             Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            None => cores,
+        };
+        // More threads than cores only costs memory; a typo such as
+        // `-j 100000` must not start that many.
+        let jobs = if jobs > cores * MAX_JOBS_PER_CORE {
+            eprintln!(
+                "pgn-arbiter: --jobs {jobs} is more than {MAX_JOBS_PER_CORE} per core; using {}",
+                cores * MAX_JOBS_PER_CORE
+            );
+            cores * MAX_JOBS_PER_CORE
+        } else {
+            jobs
         };
         let fail_on = match cli.fail_on {
             FailOn::Error => Some(Severity::Error),
@@ -87,10 +83,17 @@ impl Config {
             FailOn::Info => Some(Severity::Info),
             FailOn::Never => None,
         };
+        let (inputs, notes) = input::expand(&paths);
+        for note in notes {
+            eprintln!("pgn-arbiter: {note}");
+        }
+        let findings = cli.findings.map_or(Output::Stdout, Output::from_path);
+        let games = cli.games.map(Output::from_path);
+        output::check(&inputs, &findings, games.as_ref()).map_err(UsageError)?;
         Ok(Config {
-            inputs: input::expand(&paths),
-            findings: cli.findings.map_or(Output::Stdout, Output::File),
-            games: cli.games.map(Output::File),
+            inputs,
+            findings,
+            games,
             fail_on,
             edition: match cli.rules {
                 Rules::Fide2023 => Edition::Fide2023,

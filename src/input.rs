@@ -64,74 +64,150 @@ impl Compression {
     }
 }
 
+/// What a directory walk met besides PGN files, for notes on stderr.
+pub type Notes = Vec<String>;
+
 /// Expands the command line's paths into inputs: a directory becomes the PGN
-/// files below it, in sorted order; anything else is taken as given.
-pub fn expand(paths: &[PathBuf]) -> Vec<Input> {
-    let mut inputs = Vec::new();
+/// files below it, in sorted order, each file once (by device and inode) and
+/// each directory once (so symlink loops end); anything else is taken as
+/// given, so that `<(zcat x.gz)` and `/dev/stdin` work. What a walk skips
+/// (FIFOs, sockets, devices, loops, files seen before) is said in `notes`.
+pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Notes) {
+    let mut walk = Walk::default();
     for path in paths {
         if path.as_os_str() == "-" {
-            inputs.push(Input {
+            walk.inputs.push(Input {
                 name: "-".to_owned(),
                 source: Source::Stdin,
             });
         } else if path.is_dir() {
-            walk(path, &mut inputs);
+            let before = walk.inputs.len();
+            walk.dir(path);
+            if walk.inputs.len() == before {
+                walk.notes.push(format!(
+                    "{}: no PGN file in it (names ending in .pgn, .pgn.gz, .pgn.bz2, .pgn.zst or .pgn.xz)",
+                    path.display()
+                ));
+            }
         } else {
-            inputs.push(Input {
+            if let Some(id) = fs::metadata(path).ok().as_ref().and_then(identity) {
+                walk.files.insert(id);
+            }
+            walk.inputs.push(Input {
                 name: path.display().to_string(),
                 source: Source::File(path.clone()),
             });
         }
     }
-    inputs
+    (walk.inputs, walk.notes)
 }
 
-fn walk(dir: &Path, inputs: &mut Vec<Input>) {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(err) => {
-            inputs.push(Input {
-                name: dir.display().to_string(),
-                source: Source::Unlistable(err.to_string()),
-            });
+/// A file's identity: device and inode.
+#[cfg(unix)]
+fn identity(meta: &fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+#[derive(Default)]
+struct Walk {
+    inputs: Vec<Input>,
+    notes: Notes,
+    dirs: std::collections::HashSet<(u64, u64)>,
+    files: std::collections::HashSet<(u64, u64)>,
+}
+
+impl Walk {
+    fn dir(&mut self, dir: &Path) {
+        if let Some(id) = fs::metadata(dir).ok().as_ref().and_then(identity)
+            && !self.dirs.insert(id)
+        {
+            self.notes.push(format!(
+                "{}: skipped, a directory already searched (a symlink loop?)",
+                dir.display()
+            ));
             return;
         }
-    };
-    let mut paths: Vec<PathBuf> = Vec::new();
-    let mut failed = None;
-    for entry in entries {
-        match entry {
-            Ok(entry) => paths.push(entry.path()),
-            Err(err) => failed = Some(err.to_string()),
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(err) => {
+                self.inputs.push(Input {
+                    name: dir.display().to_string(),
+                    source: Source::Unlistable(err.to_string()),
+                });
+                return;
+            }
+        };
+        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut failed = None;
+        for entry in entries {
+            match entry {
+                Ok(entry) => paths.push(entry.path()),
+                Err(err) => failed = Some(err.to_string()),
+            }
         }
-    }
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            walk(&path, inputs);
-        } else if is_pgn_name(&path) {
-            inputs.push(Input {
-                name: path.display().to_string(),
-                source: Source::File(path),
+        paths.sort();
+        for path in paths {
+            // Symlinks are followed; what they lead to decides.
+            let meta = match fs::metadata(&path) {
+                Ok(meta) => meta,
+                Err(err) => {
+                    if is_pgn_name(&path) {
+                        self.inputs.push(Input {
+                            name: path.display().to_string(),
+                            source: Source::Unlistable(err.to_string()),
+                        });
+                    }
+                    continue;
+                }
+            };
+            if meta.is_dir() {
+                self.dir(&path);
+            } else if !is_pgn_name(&path) {
+            } else if !meta.is_file() {
+                self.notes.push(format!(
+                    "{}: skipped, not a regular file (a FIFO, socket or device); name it on the command line to read it",
+                    path.display()
+                ));
+            } else if identity(&meta).is_some_and(|id| !self.files.insert(id)) {
+                self.notes.push(format!(
+                    "{}: skipped, the same file as one already read",
+                    path.display()
+                ));
+            } else {
+                self.inputs.push(Input {
+                    name: path.display().to_string(),
+                    source: Source::File(path),
+                });
+            }
+        }
+        if let Some(err) = failed {
+            self.inputs.push(Input {
+                name: dir.display().to_string(),
+                source: Source::Unlistable(err),
             });
         }
     }
-    if let Some(err) = failed {
-        inputs.push(Input {
-            name: dir.display().to_string(),
-            source: Source::Unlistable(err),
-        });
-    }
 }
 
-/// A file below a directory is read when its name has a `.pgn` part:
-/// `a.pgn`, `a.PGN`, `a.pgn.zst`, `a.pgn.gz`.
+/// A file below a directory is read when its name ends in `.pgn`, or in
+/// `.pgn` and a compression suffix: `.pgn.gz`, `.pgn.bz2`, `.pgn.zst`,
+/// `.pgn.xz` (any case). `a.pgn.bak` and `a.pgn.sha256` are not read.
 pub fn is_pgn_name(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };
     let name = name.to_string_lossy().to_ascii_lowercase();
-    name.split('.').skip(1).any(|part| part == "pgn")
+    let name = [".gz", ".bz2", ".zst", ".xz"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+        .unwrap_or(&name);
+    name.len() > 4 && name.ends_with(".pgn")
 }
 
 /// Counts the raw (compressed) bytes read, for the progress bar.
@@ -241,6 +317,60 @@ mod tests {
         assert!(!is_pgn_name(Path::new("notes.txt")));
         assert!(!is_pgn_name(Path::new("pgn")));
         assert!(!is_pgn_name(Path::new("b.pgnx")));
+        assert!(is_pgn_name(Path::new("b.pgn.gz")));
+        assert!(is_pgn_name(Path::new("b.PGN.XZ")));
+        assert!(!is_pgn_name(Path::new("b.pgn.sha256")));
+        assert!(!is_pgn_name(Path::new("b.pgn.bak")));
+        assert!(!is_pgn_name(Path::new(".pgn")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_walk_reads_each_file_once_and_skips_loops_and_fifos() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir(root.join("sub")).unwrap();
+        fs::write(root.join("a.pgn"), "1. e4 *\n").unwrap();
+        fs::write(root.join("sub/b.pgn.zst"), "").unwrap();
+        fs::write(root.join("a.pgn.sha256"), "").unwrap();
+        std::os::unix::fs::symlink(".", root.join("sub/self")).unwrap();
+        std::os::unix::fs::symlink("..", root.join("sub/up")).unwrap();
+        std::os::unix::fs::symlink("a.pgn", root.join("c.pgn")).unwrap();
+        let fifo = root.join("pipe.pgn");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let (inputs, notes) = expand(&[root.to_path_buf()]);
+        let names: Vec<String> = inputs
+            .iter()
+            .map(|i| {
+                i.name
+                    .strip_prefix(&*root.to_string_lossy())
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(names, ["/a.pgn", "/sub/b.pgn.zst"]);
+        let notes = notes.join("\n");
+        assert!(notes.contains("c.pgn: skipped, the same file"), "{notes}");
+        assert!(
+            notes.contains("pipe.pgn: skipped, not a regular file"),
+            "{notes}"
+        );
+        assert!(notes.contains("already searched"), "{notes}");
+        // Named on the command line, a FIFO is read as given.
+        let (inputs, _) = expand(std::slice::from_ref(&fifo));
+        assert_eq!(inputs[0].source, Source::File(fifo));
+        // Entered through a loop, the walk still ends, each file once.
+        let (inputs, _) = expand(&[root.join("sub/self/self")]);
+        assert_eq!(inputs.len(), 2);
+        // A directory without PGN says so.
+        let empty = tempfile::tempdir().unwrap();
+        let (inputs, notes) = expand(&[empty.path().to_path_buf()]);
+        assert!(inputs.is_empty());
+        assert!(notes[0].contains("no PGN file"), "{notes:?}");
     }
 
     fn read_back(data: &[u8]) -> (String, Compression) {

@@ -21,6 +21,7 @@ pub mod game;
 pub mod history;
 pub mod input;
 pub mod lexer;
+pub mod output;
 pub mod pgn;
 pub mod pipeline;
 pub mod progress;
@@ -37,7 +38,7 @@ use std::{
     time::Instant,
 };
 
-use crate::{config::Config, input::Source, pipeline::Checked, report::Report};
+use crate::{config::Config, input::Source, output::Output, pipeline::Checked, report::Report};
 
 /// How a run ended, as the exit status says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,28 +56,49 @@ fn is_broken_pipe(err: &csv::Error) -> bool {
     matches!(err.kind(), csv::ErrorKind::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
 }
 
+/// Standard output closed before the end (`pgn-arbiter ... | head`): a
+/// quiet success, unless a report file was being written, which is then
+/// incomplete and so is not put in place.
+fn stdout_closed(to_file: bool) -> Status {
+    if to_file {
+        eprintln!(
+            "pgn-arbiter: standard output was closed before the run ended; the report file was not written"
+        );
+        Status::Trouble
+    } else {
+        Status::Clean
+    }
+}
+
 /// Runs the audit described by `config`.
 pub fn run(config: &Config) -> Status {
     let started = Instant::now();
-    let open = |out: &config::Output| {
-        out.open().map_err(|err| {
-            let name = match out {
-                config::Output::Stdout => "standard output".to_owned(),
-                config::Output::File(path) => path.display().to_string(),
-            };
-            eprintln!("pgn-arbiter: cannot write {name}: {err}");
+    let open = |out: &Output| {
+        output::Opened::open(out).map_err(|err| {
+            eprintln!("pgn-arbiter: cannot write {}: {err}", out.name());
         })
     };
     let Ok(findings) = open(&config.findings) else {
         return Status::Trouble;
     };
-    let games = match config.games.as_ref().map(open).transpose() {
-        Ok(games) => games,
-        Err(()) => return Status::Trouble,
+    let Ok(games) = config.games.as_ref().map(open).transpose() else {
+        return Status::Trouble;
     };
+    let to_file = findings.is_file() || games.as_ref().is_some_and(output::Opened::is_file);
+    if to_file {
+        output::clean_up_on_signals();
+    }
+    let (findings, findings_file) = findings.into_parts();
+    let (games, games_file) = match games.map(output::Opened::into_parts) {
+        Some((writer, file)) => (Some(writer), file),
+        None => (None, None),
+    };
+    let mut commit = output::Commit::default();
+    commit.add(findings_file);
+    commit.add(games_file);
     let mut report = match Report::new(findings, games) {
         Ok(report) => report,
-        Err(err) if is_broken_pipe(&err) => return Status::Clean,
+        Err(err) if is_broken_pipe(&err) => return stdout_closed(to_file),
         Err(err) => {
             eprintln!("pgn-arbiter: cannot write the report: {err}");
             return Status::Trouble;
@@ -97,12 +119,16 @@ pub fn run(config: &Config) -> Status {
     let mut write_error = None;
     let mut current = usize::MAX;
     let mut number = 0u64;
+    let mut failed = None;
     let mut sink = |checked: Checked| -> bool {
         match checked {
             Checked::Games { input, games } => {
                 if input != current {
                     current = input;
                     number = 0;
+                }
+                if games.is_empty() {
+                    return true;
                 }
                 let name = config.inputs.get(input).map_or("", |i| i.name.as_str());
                 for game in &games {
@@ -124,8 +150,15 @@ pub fn run(config: &Config) -> Status {
                 let name = config.inputs.get(input).map_or("", |i| i.name.as_str());
                 bar.suspend(|| eprintln!("pgn-arbiter: {name}: {message}"));
                 report.summary.problems += 1;
+                failed = Some(input);
             }
-            Checked::InputDone(_) => report.summary.files += 1,
+            Checked::InputDone(input) => {
+                report.summary.files += 1;
+                if current != input && failed != Some(input) {
+                    let name = config.inputs.get(input).map_or("", |i| i.name.as_str());
+                    bar.suspend(|| eprintln!("pgn-arbiter: {name}: no game found in it"));
+                }
+            }
         }
         true
     };
@@ -146,8 +179,8 @@ pub fn run(config: &Config) -> Status {
 
     let finished = report.finish();
     match (write_error, finished) {
-        (Some(err), _) if is_broken_pipe(&err) => return Status::Clean,
-        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => return Status::Clean,
+        (Some(err), _) if is_broken_pipe(&err) => return stdout_closed(to_file),
+        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => return stdout_closed(to_file),
         (Some(err), _) => {
             eprintln!("pgn-arbiter: cannot write the report: {err}");
             return Status::Trouble;
@@ -158,6 +191,10 @@ pub fn run(config: &Config) -> Status {
         }
         (None, Ok(())) => {}
     }
+    if let Err(err) = commit.commit() {
+        eprintln!("pgn-arbiter: cannot write the report {err}");
+        return Status::Trouble;
+    }
 
     let summary = &report.summary;
     if !config.quiet {
@@ -166,7 +203,11 @@ pub fn run(config: &Config) -> Status {
             summary.render(started.elapsed(), config.edition.name())
         );
     }
-    if summary.problems > 0 {
+    if summary.games == 0 {
+        // A guard that checked nothing must not pass.
+        eprintln!("pgn-arbiter: no game was read from the input(s); nothing was checked");
+        Status::Trouble
+    } else if summary.problems > 0 {
         Status::Trouble
     } else if config.fail_on.is_some_and(|s| summary.at_least(s) > 0) {
         Status::Findings

@@ -474,3 +474,200 @@ fn every_winnability_search_finds_the_lichess_flag_fall() {
     );
     assert!(!text(&out.stdout).contains("unwinnable-win-on-time"));
 }
+
+/// Issue 9: a report path that is an input, a PGN name or the other report
+/// is refused before anything is opened.
+#[test]
+fn a_report_is_never_written_over_an_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    let archive = tmp.path().join("archive.pgn");
+    fs::write(&archive, &sample).unwrap();
+    let link = tmp.path().join("link.csv");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&archive, &link).unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["--findings", "archive.pgn", "archive.pgn"],
+        vec!["--games", "archive.pgn", "archive.pgn"],
+        #[cfg(unix)]
+        vec!["--games", "link.csv", "archive.pgn"],
+        vec!["--findings", "r.csv", "--games", "./r.csv", "archive.pgn"],
+        vec!["--findings", "-", "--games", "-", "archive.pgn"],
+    ];
+    for args in cases {
+        let out = run_in(tmp.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("pgn-arbiter: "), "{args:?}");
+        assert_eq!(fs::read(&archive).unwrap(), sample, "{args:?}");
+        assert!(!tmp.path().join("r.csv").exists(), "{args:?}");
+    }
+    // The careless form: the archive named as the report, PGN on stdin.
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["--findings", "archive.pgn"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(fs::read(&archive).unwrap(), sample);
+    // `-` is standard output for either report.
+    let out = run_in(
+        tmp.path(),
+        &["-q", "--findings", "-", "--games", "g.csv", "archive.pgn"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with("file,game,line,white"));
+    assert!(!tmp.path().join("-").exists());
+}
+
+/// Issue 9: a run that fails leaves the previous reports as they were, and
+/// no temporary file behind.
+#[test]
+fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("f.csv"), "yesterday\n").unwrap();
+    fs::write(tmp.path().join("g.csv"), "yesterday\n").unwrap();
+    let listing = || {
+        let mut names: Vec<String> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // A games report that cannot be written: the findings report stays too.
+    let sample = fixtures().join("sample.pgn");
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "f.csv", "--games", "no/such/dir/g.csv"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
+        "yesterday\n"
+    );
+    assert_eq!(listing(), ["f.csv", "g.csv"]);
+
+    // SIGTERM while the input is still coming: both reports stay.
+    let mut child = bin()
+        .current_dir(tmp.path())
+        .args([
+            "-q",
+            "-j",
+            "2",
+            "--findings",
+            "f.csv",
+            "--games",
+            "g.csv",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for _ in 0..200 {
+        stdin.write_all(&fs::read(&sample).unwrap()).unwrap();
+    }
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(
+        listing().iter().any(|n| n.ends_with(".partial")),
+        "{:?}",
+        listing()
+    );
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(128 + 15), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("interrupted"));
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
+        "yesterday\n"
+    );
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("g.csv")).unwrap(),
+        "yesterday\n"
+    );
+    assert_eq!(listing(), ["f.csv", "g.csv"]);
+
+    // A games report while standard output closes early: not put in place.
+    let big = tmp.path().join("big.txt");
+    fs::write(&big, fs::read(&sample).unwrap().repeat(300)).unwrap();
+    let mut child = bin()
+        .current_dir(tmp.path())
+        .args(["-j", "2", "--games", "g.csv", "big.txt"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not written"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("g.csv")).unwrap(),
+        "yesterday\n"
+    );
+    assert_eq!(listing(), ["big.txt", "f.csv", "g.csv"]);
+    fs::remove_file(&big).unwrap();
+
+    // A complete run replaces both.
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "f.csv", "--games", "g.csv"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        fs::read_to_string(tmp.path().join("g.csv"))
+            .unwrap()
+            .starts_with("file,game")
+    );
+    assert_eq!(listing(), ["f.csv", "g.csv"]);
+}
+
+/// Issue 9: checking nothing is not a pass.
+#[test]
+fn a_run_that_reads_no_game_exits_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("notes.txt"), "1. e4 *\n").unwrap();
+    let out = run_in(tmp.path(), &["-q", "."]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no PGN file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(run_stdin(&["-q"], b"").status.code(), Some(2));
+    assert_eq!(run_stdin(&["-q"], b"\n\n  \n").status.code(), Some(2));
+    // An empty input beside a good one is a note, not a failure.
+    fs::write(tmp.path().join("empty.pgn"), "").unwrap();
+    let sample = fixtures().join("moves/wrong-check-suffix.pgn");
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "empty.pgn"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stderr).contains("empty.pgn: no game found"));
+    // Thousands of threads are not started for a typo.
+    let out = run_in(&fixtures(), &["-q", "-j", "100000", "sample.pgn"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("per core"));
+}

@@ -1,0 +1,436 @@
+//! Where reports go, and the promise that a report file is whole or not
+//! there at all.
+//!
+//! A report file is written to a temporary file beside its target
+//! (`.NAME.XXXXXX.partial`, in the same directory so that the final rename
+//! cannot cross file systems) and renamed over the target only when the run
+//! has completed. On an error, SIGINT or SIGTERM the temporary file is
+//! removed and the previous report, if any, is left as it was. Before
+//! anything is opened, `check` refuses a report path that is an input (the
+//! same file by device and inode, through symlinks), that names a PGN file,
+//! or that both reports share.
+
+use std::{
+    fs::{self, File},
+    io::{self, BufWriter, Write},
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
+
+use tempfile::TempPath;
+
+use crate::input::{self, Input, Source};
+
+/// Where a report goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// Standard output.
+    Stdout,
+    /// A file, replaced as a whole when the run completes.
+    File(PathBuf),
+}
+
+impl Output {
+    /// `-` is standard output; anything else a file.
+    pub fn from_path(path: PathBuf) -> Output {
+        if path.as_os_str() == "-" {
+            Output::Stdout
+        } else {
+            Output::File(path)
+        }
+    }
+
+    /// How messages name it.
+    pub fn name(&self) -> String {
+        match self {
+            Output::Stdout => "standard output".to_owned(),
+            Output::File(path) => path.display().to_string(),
+        }
+    }
+}
+
+/// A file's identity: device and inode.
+#[cfg(unix)]
+fn identity(meta: &fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// The identity of what standard input reads, when it is a file.
+#[cfg(unix)]
+fn stdin_identity() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+    identity(&File::from(fd).metadata().ok()?)
+}
+
+#[cfg(not(unix))]
+fn stdin_identity() -> Option<(u64, u64)> {
+    None
+}
+
+/// The same file: by device and inode when the file exists, else by the
+/// absolute path of its directory and its name.
+fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b))
+        && let (Some(x), Some(y)) = (identity(&x), identity(&y))
+    {
+        return x == y;
+    }
+    let absolute = |p: &Path| {
+        let dir = match p.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        fs::canonicalize(dir)
+            .ok()
+            .map(|d| d.join(p.file_name().unwrap_or_default()))
+    };
+    match (absolute(a), absolute(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// `/dev/null` and terminals may take both reports.
+#[cfg(unix)]
+fn is_char_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+#[cfg(not(unix))]
+fn is_char_device(_path: &Path) -> bool {
+    false
+}
+
+/// Refuses reports that would destroy an input or each other. Called before
+/// any output is opened.
+pub fn check(inputs: &[Input], findings: &Output, games: Option<&Output>) -> Result<(), String> {
+    if let (Output::File(a), Some(Output::File(b))) = (findings, games)
+        && same_file(a, b)
+        && !is_char_device(a)
+    {
+        return Err(format!(
+            "--findings and --games both name {}: give each report its own file",
+            a.display()
+        ));
+    }
+    if *findings == Output::Stdout && games == Some(&Output::Stdout) {
+        return Err(
+            "--findings and --games cannot both go to standard output: give one a file".into(),
+        );
+    }
+    let stdin = inputs
+        .iter()
+        .any(|i| i.source == Source::Stdin)
+        .then(stdin_identity)
+        .flatten();
+    for (flag, out) in [("--findings", Some(findings)), ("--games", games)] {
+        let Some(Output::File(path)) = out else {
+            continue;
+        };
+        if input::is_pgn_name(path) {
+            return Err(format!(
+                "{flag} {} names a PGN file; reports are CSV, so choose a name such as report.csv (nothing was written)",
+                path.display()
+            ));
+        }
+        let target = fs::metadata(path).ok();
+        if target.as_ref().is_some_and(|m| m.is_dir()) {
+            return Err(format!("{flag} {} is a directory", path.display()));
+        }
+        let target = target.as_ref().and_then(identity);
+        for input in inputs {
+            let clash = match &input.source {
+                Source::File(p) => same_file(p, path),
+                Source::Stdin => target.is_some() && target == stdin,
+                Source::Unlistable(_) => false,
+            };
+            if clash {
+                return Err(format!(
+                    "{flag} {} is an input ({}); a report is never written over an input (nothing was written)",
+                    path.display(),
+                    input.name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Temporary report files not yet renamed into place: removed if the run is
+/// interrupted.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// On SIGINT or SIGTERM, removes the temporary report files and exits with
+/// 128 + the signal's number, as a shell does for a process the signal
+/// killed. Installed once, when a report goes to a file.
+#[cfg(unix)]
+pub fn clean_up_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let paths = pending();
+                for path in paths.iter() {
+                    let _ = fs::remove_file(path);
+                }
+                eprintln!(
+                    "pgn-arbiter: interrupted; no report file was written (previous reports are unchanged)"
+                );
+                std::process::exit(128 + signal);
+            }
+        });
+    });
+}
+
+#[cfg(not(unix))]
+pub fn clean_up_on_signals() {}
+
+/// Follows symlinks (even one to a file not yet there) to the path a
+/// write would reach.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // As many links as the kernel follows.
+    for _ in 0..40 {
+        let Ok(link) = fs::read_link(&path) else {
+            break;
+        };
+        path = match path.parent() {
+            Some(dir) if link.is_relative() => dir.join(link),
+            _ => link,
+        };
+    }
+    path
+}
+
+/// A report being written.
+pub struct Opened {
+    /// Where the rows go.
+    pub writer: Box<dyn Write + Send>,
+    /// The temporary file and its target, for a file report.
+    pending: Option<Pending>,
+}
+
+/// A report file not yet in place.
+pub struct Pending {
+    temp: Option<TempPath>,
+    file: File,
+    target: PathBuf,
+}
+
+impl Opened {
+    /// Opens a destination: standard output, or a temporary file beside the
+    /// target.
+    pub fn open(out: &Output) -> io::Result<Opened> {
+        let path = match out {
+            Output::Stdout => {
+                return Ok(Opened {
+                    writer: Box::new(BufWriter::with_capacity(1 << 16, io::stdout())),
+                    pending: None,
+                });
+            }
+            Output::File(path) => path,
+        };
+        // A device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO) is written
+        // to as it is: there is nothing to replace, and renaming over it
+        // would replace the device's name in /dev, not write to it.
+        let special = path.starts_with("/dev") || path.starts_with("/proc");
+        if special || fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            let file = fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)?;
+            return Ok(Opened {
+                writer: Box::new(BufWriter::with_capacity(1 << 16, file)),
+                pending: None,
+            });
+        }
+        // A symlink stays; the file it leads to is replaced.
+        let path = resolve_links(path);
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".partial")
+            .tempfile_in(dir)?;
+        let (file, temp) = temp.into_parts();
+        pending().push(temp.to_path_buf());
+        let writer = Box::new(BufWriter::with_capacity(1 << 16, file.try_clone()?));
+        Ok(Opened {
+            writer,
+            pending: Some(Pending {
+                temp: Some(temp),
+                file,
+                target: path,
+            }),
+        })
+    }
+
+    /// Whether this report goes to a file.
+    pub fn is_file(&self) -> bool {
+        self.pending.is_some()
+    }
+}
+
+/// The temporary files of finished reports: renamed into place together by
+/// `commit`, or removed when dropped.
+#[derive(Default)]
+pub struct Commit(Vec<Pending>);
+
+impl Commit {
+    /// Takes the pending file of a report whose writer has been flushed.
+    pub fn add(&mut self, opened: Option<Pending>) {
+        self.0.extend(opened);
+    }
+
+    /// Makes every report file durable and renames it over its target.
+    pub fn commit(self) -> io::Result<()> {
+        for p in &self.0 {
+            p.file.sync_all()?;
+        }
+        // Hold the list so that a signal cannot remove files mid-way. Every
+        // temporary is taken out of its `Pending`, so no drop locks it again.
+        let mut list = pending();
+        let mut error = None;
+        for mut p in self.0 {
+            let Some(temp) = p.temp.take() else {
+                continue;
+            };
+            let path = temp.to_path_buf();
+            list.retain(|t| *t != path);
+            if error.is_some() {
+                continue; // Dropping `temp` removes the file.
+            }
+            if let Err(e) = temp.persist(&p.target) {
+                error = Some(io::Error::new(
+                    e.error.kind(),
+                    format!("{}: {}", p.target.display(), e.error),
+                ));
+            }
+        }
+        error.map_or(Ok(()), Err)
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        if let Some(temp) = &self.temp {
+            let path = temp.to_path_buf();
+            pending().retain(|t| *t != path);
+        }
+    }
+}
+
+impl Opened {
+    /// Splits off the pending file (kept until `Commit::commit`) from the
+    /// writer.
+    pub fn into_parts(self) -> (Box<dyn Write + Send>, Option<Pending>) {
+        (self.writer, self.pending)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &Path) -> Input {
+        Input {
+            name: path.display().to_string(),
+            source: Source::File(path.to_path_buf()),
+        }
+    }
+
+    #[test]
+    fn refuses_a_report_over_an_input_even_through_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.txt");
+        fs::write(&pgn, "1. e4 *\n").unwrap();
+        let link = dir.path().join("link.csv");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&pgn, &link).unwrap();
+        let inputs = [file(&pgn)];
+        assert!(check(&inputs, &Output::File(pgn.clone()), None).is_err());
+        #[cfg(unix)]
+        assert!(check(&inputs, &Output::Stdout, Some(&Output::File(link))).is_err());
+        let report = dir.path().join("r.csv");
+        assert!(check(&inputs, &Output::File(report.clone()), None).is_ok());
+        // Both reports on one file, even spelled differently.
+        let other = dir.path().join(".").join("r.csv");
+        assert!(check(&inputs, &Output::File(report), Some(&Output::File(other))).is_err());
+        assert!(check(&inputs, &Output::Stdout, Some(&Output::Stdout)).is_err());
+        // A report never gets a PGN name.
+        let named = dir.path().join("new.pgn");
+        assert!(check(&inputs, &Output::File(named), None).is_err());
+    }
+
+    #[test]
+    fn a_report_appears_only_when_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("r.csv");
+        fs::write(&target, "old\n").unwrap();
+        let opened = Opened::open(&Output::File(target.clone())).unwrap();
+        let (mut writer, pending) = opened.into_parts();
+        writer.write_all(b"new\n").unwrap();
+        writer.flush().unwrap();
+        drop(writer);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old\n");
+        // Dropped without commit: the old report stays, no temporary is left.
+        drop(pending);
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        let opened = Opened::open(&Output::File(target.clone())).unwrap();
+        let (mut writer, pending) = opened.into_parts();
+        writer.write_all(b"new\n").unwrap();
+        writer.flush().unwrap();
+        let mut commit = Commit::default();
+        commit.add(pending);
+        commit.commit().unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new\n");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert!(!super::pending().iter().any(|p| p.starts_with(dir.path())));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_report_keeps_its_link_and_devices_are_written_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.csv");
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let (mut writer, pending) = Opened::open(&Output::File(link.clone()))
+            .unwrap()
+            .into_parts();
+        writer.write_all(b"x\n").unwrap();
+        writer.flush().unwrap();
+        let mut commit = Commit::default();
+        commit.add(pending);
+        commit.commit().unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&real).unwrap(), "x\n");
+        let null = Opened::open(&Output::File("/dev/null".into())).unwrap();
+        assert!(!null.is_file());
+    }
+}
