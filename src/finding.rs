@@ -121,6 +121,8 @@ kinds! {
     BareKingWin => "bare-king-win", Error, "FIDE 1994 10.5";
     /// A win with no recorded reason although the winner could not mate.
     UnexplainedWinUnwinnable => "unexplained-win-unwinnable", Warning, "FIDE 2023 5.1";
+    /// A game larger than the tool reads; it is not checked.
+    GameTooLarge => "game-too-large", Error, "pgn-arbiter limit";
 }
 
 impl fmt::Display for Kind {
@@ -128,6 +130,12 @@ impl fmt::Display for Kind {
         f.write_str(self.code())
     }
 }
+
+/// Findings of one kind listed per game at most (tag lines that are not
+/// tags, wrong check suffixes: the kinds that can repeat within a game). The
+/// rest are counted in one more finding of the same kind, so that one game
+/// of junk cannot fill memory or bury a report.
+pub const MAX_LISTED: usize = 100;
 
 /// Where in a game a move finding points.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -228,6 +236,7 @@ mod tests {
                 "unwinnable-win-by-resignation",
                 "bare-king-win",
                 "unexplained-win-unwinnable",
+                "game-too-large",
             ]
         );
     }

@@ -114,8 +114,12 @@ pub struct Marker {
 pub struct Lexed {
     /// The line of each tag pgn-reader reports, in the order it reports them.
     pub tag_lines: Vec<u64>,
-    /// Tag lines that are not `[Name "value"]`.
+    /// Tag lines that are not `[Name "value"]`, the first `MAX_LISTED`.
     pub bad_tags: Vec<BadTag>,
+    /// Bad tag lines beyond those listed: how many, and the first's line.
+    pub bad_tags_more: (usize, u64),
+    /// Start of the last bad tag line, so that a line counts once.
+    last_bad: Option<usize>,
     /// Mainline moves up to the first unreadable token.
     pub sans: Vec<SanToken>,
     /// The first unreadable mainline token, if any.
@@ -131,6 +135,9 @@ pub struct Lexed {
     pub tag_break: Option<(usize, usize)>,
     /// Tag name ranges seen so far in this game.
     names: Vec<(usize, usize)>,
+    /// The same names as a set, filled in only for long tag sections, and
+    /// how many of `names` it holds.
+    name_set: (std::collections::HashSet<Vec<u8>>, usize),
     /// The last three mainline comments, oldest first, wherever they are
     /// (also after the termination marker): the number of moves before each
     /// and the byte range of its text. Servers write how a game ended and
@@ -172,6 +179,38 @@ pub fn skip_blanks(bytes: &[u8], pos: usize) -> (usize, u64) {
     }
     cur.skip_whitespace(true);
     (cur.pos, cur.line)
+}
+
+/// Where the last game of a run of header-only games at the start of
+/// `chunk` begins (not at the chunk's very start), or 0: a cut the workers
+/// read the same way whatever follows the chunk, because the game before it
+/// ended inside the chunk and the line it starts on is complete. pgn-reader
+/// reads such a run as one game, so it finds no cut there.
+pub fn last_game_start(chunk: &[u8]) -> usize {
+    let mut tags = Tags::default();
+    let mut lexed = Lexed::default();
+    let mut pos = 0;
+    let mut last = 0;
+    loop {
+        let (start, _) = skip_blanks(chunk, pos);
+        let Some(rest) = chunk.get(start..).filter(|r| !r.is_empty()) else {
+            break;
+        };
+        if start > 0 {
+            if memchr::memchr(b'\n', rest).is_none() {
+                break;
+            }
+            last = start;
+        }
+        match lexed.header_only_end(rest, &mut tags) {
+            Some(end) => pos = start + end.max(1),
+            None => break,
+        }
+        if pos >= chunk.len() {
+            break;
+        }
+    }
+    last
 }
 
 /// pgn-reader's token terminators.
@@ -315,16 +354,7 @@ impl Lexed {
     /// Returns where the game ends: the next game starts there, after
     /// blanks.
     pub fn scan(&mut self, bytes: &[u8], first_line: u64, tags: &mut Tags) -> usize {
-        tags.clear();
-        self.tag_lines.clear();
-        self.bad_tags.clear();
-        self.sans.clear();
-        self.stop = None;
-        self.marker = None;
-        self.unterminated_comment = None;
-        self.tag_break = None;
-        self.names.clear();
-        self.recent_comments = [None; 3];
+        self.reset(tags);
         let mut cur = Cursor {
             bytes,
             pos: 0,
@@ -335,6 +365,38 @@ impl Lexed {
         }
         self.end_line = cur.line;
         cur.pos.min(bytes.len())
+    }
+
+    /// Forgets the previous game.
+    fn reset(&mut self, tags: &mut Tags) {
+        tags.clear();
+        self.tag_lines.clear();
+        self.bad_tags.clear();
+        self.bad_tags_more = (0, 0);
+        self.last_bad = None;
+        self.name_set.0.clear();
+        self.name_set.1 = 0;
+        self.sans.clear();
+        self.stop = None;
+        self.marker = None;
+        self.unterminated_comment = None;
+        self.tag_break = None;
+        self.names.clear();
+        self.recent_comments = [None; 3];
+    }
+
+    /// Reads only a game's tag section: where the game ends when it has
+    /// tags only and the next game's tags follow after a blank line, else
+    /// `None`.
+    pub fn header_only_end(&mut self, bytes: &[u8], tags: &mut Tags) -> Option<usize> {
+        self.reset(tags);
+        let mut cur = Cursor {
+            bytes,
+            pos: 0,
+            line: 1,
+        };
+        let more = self.scan_tags(&mut cur, tags);
+        (!more && self.tag_break.is_some()).then_some(cur.pos)
     }
 
     /// pgn-reader's `read_tags` and `skip_ket`. Returns false when the tags
@@ -411,18 +473,30 @@ impl Lexed {
     }
 
     /// Whether the tag at the cursor has a name this game already has.
-    fn repeats_a_name(&self, cur: &Cursor<'_>) -> bool {
+    /// A set takes over from the list in long tag sections, so that a game
+    /// of a million tags is not quadratic.
+    fn repeats_a_name(&mut self, cur: &Cursor<'_>) -> bool {
         let rest = cur.rest().get(1..).unwrap_or_default();
         let end = rest
             .iter()
             .position(|&b| matches!(b, b' ' | b'"' | b']' | b'\n'))
             .unwrap_or(rest.len());
         let name = &rest[..end];
-        !name.is_empty()
-            && self
+        if name.is_empty() {
+            return false;
+        }
+        if self.names.len() <= 32 {
+            return self
                 .names
                 .iter()
-                .any(|&(a, b)| cur.bytes.get(a..b) == Some(name))
+                .any(|&(a, b)| cur.bytes.get(a..b) == Some(name));
+        }
+        let (set, synced) = &mut self.name_set;
+        for &(a, b) in self.names.get(*synced..).unwrap_or_default() {
+            set.insert(cur.bytes.get(a..b).unwrap_or_default().to_vec());
+        }
+        *synced = self.names.len();
+        set.contains(name)
     }
 
     /// Returns the line breaks crossed after the tag.
@@ -446,18 +520,24 @@ impl Lexed {
         0
     }
 
-    /// Records a tag problem, once per tag line.
+    /// Records a tag problem, once per tag line; past `MAX_LISTED` lines
+    /// only counts them.
     fn bad(&mut self, problem: TagProblem, line: u64, line_start: usize) {
-        if self
-            .bad_tags
-            .last()
-            .is_none_or(|b| b.line_start != line_start)
-        {
+        if self.last_bad == Some(line_start) {
+            return;
+        }
+        self.last_bad = Some(line_start);
+        if self.bad_tags.len() < crate::finding::MAX_LISTED {
             self.bad_tags.push(BadTag {
                 problem,
                 line,
                 line_start,
             });
+        } else {
+            if self.bad_tags_more.0 == 0 {
+                self.bad_tags_more.1 = line;
+            }
+            self.bad_tags_more.0 += 1;
         }
     }
 

@@ -12,8 +12,9 @@ use std::{
 };
 
 use crate::{
-    checks::{self, Judging},
-    game::{RawGame, Tags, decode},
+    checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
+    finding::{Finding, Kind},
+    game::{RawGame, Tags},
     history::History,
     input::{self, Input},
     lexer::{self, Lexed},
@@ -22,11 +23,27 @@ use crate::{
 };
 
 /// Bytes of decompressed input per block (a block only ends between games).
-const BLOCK_BYTES: usize = 1 << 20;
+pub const BLOCK_BYTES: usize = 1 << 20;
 
-/// A game larger than this is cut, so that a stray `{` cannot make the
-/// reader hold the rest of an archive in memory.
-const MAX_GAME_BYTES: usize = 1 << 30;
+/// Games per block at most: a block of tiny games (`*` alone) would
+/// otherwise hold hundreds of thousands of results at once.
+pub const BLOCK_GAMES: usize = 2_000;
+
+/// A game larger than this is not read: it gets a `game-too-large` finding
+/// and the input is read on from the next game start, so that a stray `{`
+/// or a stream of junk cannot make the reader hold an archive in memory.
+pub const MAX_GAME_BYTES: usize = 4 << 20;
+
+/// Results are handed from a worker to the writer in parts of at most this
+/// many games.
+const PART_GAMES: usize = 256;
+
+/// Bytes of a game too large that are kept to read its tags.
+const TOO_LARGE_HEAD: usize = 64 << 10;
+
+/// After a game too large, how far to look for the next game start before
+/// giving up on the input.
+pub const MAX_SKIP_BYTES: u64 = 256 << 20;
 
 /// Whole games from one input.
 #[derive(Debug)]
@@ -53,6 +70,28 @@ pub enum Piece {
     },
     /// An input has been read to its end (or given up on).
     InputDone(usize),
+    /// A game larger than `MAX_GAME_BYTES`, not read.
+    TooLarge {
+        /// Index of the input.
+        input: usize,
+        /// The game's first bytes, for its tags.
+        head: Vec<u8>,
+        /// 1-based line of its first byte.
+        line: u64,
+        /// Bytes read of it before the limit.
+        size: usize,
+    },
+}
+
+impl Piece {
+    /// The bytes it holds, for the bound on what is in flight.
+    fn weight(&self) -> usize {
+        match self {
+            Piece::Block(block) => block.bytes.len(),
+            Piece::TooLarge { head, .. } => head.len(),
+            _ => 0,
+        }
+    }
 }
 
 /// What the writer receives, in input order.
@@ -102,21 +141,78 @@ impl Worker {
 }
 
 impl Worker {
-    /// Checks a piece: blocks are checked, the rest passes through.
-    pub fn check(&mut self, piece: Piece) -> Checked {
+    /// Checks a piece, handing results to `emit` in order: a block's games
+    /// in parts of at most `PART_GAMES`, the rest as it is. Returns false
+    /// when `emit` does (the output is gone).
+    pub fn check(&mut self, piece: Piece, emit: &mut dyn FnMut(Checked) -> bool) -> bool {
         match piece {
-            Piece::Block(block) => Checked::Games {
-                input: block.input,
-                games: self.check_block(&block),
-            },
-            Piece::Problem { input, message } => Checked::Problem { input, message },
-            Piece::InputDone(input) => Checked::InputDone(input),
+            Piece::Block(block) => {
+                let input = block.input;
+                self.check_parts(&block, &mut |games| emit(Checked::Games { input, games }))
+            }
+            Piece::Problem { input, message } => emit(Checked::Problem { input, message }),
+            Piece::InputDone(input) => emit(Checked::InputDone(input)),
+            Piece::TooLarge {
+                input,
+                head,
+                line,
+                size,
+            } => emit(Checked::Games {
+                input,
+                games: vec![self.too_large(&head, line, size)],
+            }),
         }
+    }
+
+    /// The row of a game that was not read: its tags, as far as the first
+    /// bytes show them, and one finding.
+    fn too_large(&mut self, head: &[u8], line: u64, size: usize) -> GameResult {
+        self.lexed.scan(head, line, &mut self.tags);
+        let game = RawGame {
+            bytes: head,
+            line,
+            tags: &self.tags,
+            lexed: &self.lexed,
+        };
+        let finding = Finding::new(
+            Kind::GameTooLarge,
+            line,
+            format!(
+                "The game is larger than {} MiB ({} bytes read before giving up; an unclosed comment or junk?), so it is not checked; reading goes on at the next game that starts with a tag after a blank line.",
+                MAX_GAME_BYTES >> 20,
+                size
+            ),
+        );
+        let verdict = Verdict {
+            plies: 0,
+            board_end: BoardEnd::NotReplayed,
+            expected: None,
+            how_ended: HowEnded::Unknown,
+        };
+        let mut result = GameResult::new(line, verdict, vec![finding]);
+        result.fill_tags(&game);
+        result
     }
 
     /// Checks every game of a block, reading them one after another with
     /// the lexer.
     pub fn check_block(&mut self, block: &Block) -> Vec<GameResult> {
+        let mut all = Vec::new();
+        self.check_parts(block, &mut |games| {
+            all.extend(games);
+            true
+        });
+        all
+    }
+
+    /// Checks every game of a block, handing the results on in parts of at
+    /// most `PART_GAMES`, so that a block of a hundred thousand tiny games
+    /// never holds all their results at once.
+    fn check_parts(
+        &mut self,
+        block: &Block,
+        emit: &mut dyn FnMut(Vec<GameResult>) -> bool,
+    ) -> bool {
         let bytes = &block.bytes[..];
         let mut out = Vec::new();
         let mut pos = 0;
@@ -141,10 +237,13 @@ impl Worker {
                 &mut self.history,
                 self.all_rows,
             ));
+            if out.len() == PART_GAMES && !emit(std::mem::take(&mut out)) {
+                return false;
+            }
             line = self.lexed.end_line;
             pos = start + end;
         }
-        out
+        out.is_empty() || emit(out)
     }
 }
 
@@ -164,40 +263,9 @@ pub fn check_game(
     let verdict = checks::audit(game, judging, history, &mut findings);
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
-    let mut result = GameResult {
-        line: game.line,
-        event: String::new(),
-        site: String::new(),
-        date: String::new(),
-        round: String::new(),
-        white: String::new(),
-        black: String::new(),
-        result: String::new(),
-        termination: String::new(),
-        verdict,
-        findings,
-    };
-    if !all_rows && result.findings.is_empty() {
-        return result;
-    }
-    // One pass over the tags; the first of each name counts.
-    let mut seen = 0u16;
-    for (_, name, value) in game.tags.iter() {
-        let (bit, slot) = match name {
-            b"Event" => (0, &mut result.event),
-            b"Site" => (1, &mut result.site),
-            b"Date" => (2, &mut result.date),
-            b"Round" => (3, &mut result.round),
-            b"White" => (4, &mut result.white),
-            b"Black" => (5, &mut result.black),
-            b"Result" => (6, &mut result.result),
-            b"Termination" => (7, &mut result.termination),
-            _ => continue,
-        };
-        if seen & (1 << bit) == 0 {
-            seen |= 1 << bit;
-            *slot = decode(value).0.into_owned();
-        }
+    let mut result = GameResult::new(game.line, verdict, findings);
+    if all_rows || !result.findings.is_empty() {
+        result.fill_tags(game);
     }
     result
 }
@@ -251,44 +319,62 @@ fn read_input(
             });
         }
     };
+    let reader = &mut *opened.reader;
     let mut chunk: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
     let mut line = 1u64;
-    let mut want = BLOCK_BYTES;
+    // The chunk is filled up to this many bytes; more only while one game
+    // does not fit.
+    let mut target = BLOCK_BYTES;
     loop {
-        let (eof, error) = match fill(&mut opened.reader, &mut chunk, want) {
+        let want = target.saturating_sub(chunk.len());
+        let (eof, error) = match fill(reader, &mut chunk, want) {
             Ok(eof) => (eof, None),
             Err(err) => (true, Some(err)),
         };
         let cut = if eof {
             chunk.len()
         } else {
-            match pgn::last_game_start(&chunk) {
+            match game_start(&chunk) {
                 0 if chunk.len() < MAX_GAME_BYTES => {
                     // One game larger than the chunk: read more of it.
-                    want = chunk.len();
+                    target = (chunk.len() * 2).clamp(BLOCK_BYTES, MAX_GAME_BYTES);
                     continue;
                 }
                 0 => {
-                    let message = format!(
-                        "a game at line {line} is larger than {} MiB (an unclosed comment?); it is checked in pieces",
-                        MAX_GAME_BYTES >> 20
-                    );
-                    if !emit(Piece::Problem {
+                    let head = chunk.get(..TOO_LARGE_HEAD).unwrap_or(&chunk).to_vec();
+                    if !emit(Piece::TooLarge {
                         input: index,
-                        message,
+                        head,
+                        line,
+                        size: chunk.len(),
                     }) {
                         return false;
                     }
-                    chunk.len()
+                    match skip_to_game_start(reader, &mut chunk, &mut line) {
+                        Ok(true) => {
+                            target = BLOCK_BYTES;
+                            continue;
+                        }
+                        Ok(false) => return true,
+                        Err(message) => {
+                            return emit(Piece::Problem {
+                                input: index,
+                                message,
+                            });
+                        }
+                    }
                 }
                 cut => cut,
             }
         };
-        want = BLOCK_BYTES;
+        target = BLOCK_BYTES;
         // The block gets an allocation of its own size; the chunk buffer
         // keeps its capacity for the next read.
         let bytes = chunk.get(..cut).unwrap_or_default().to_vec();
         chunk.drain(..cut);
+        if chunk.capacity() > BLOCK_BYTES * 2 {
+            chunk.shrink_to(BLOCK_BYTES * 2);
+        }
         let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
         if !bytes.is_empty()
             && !emit(Piece::Block(Block {
@@ -312,8 +398,78 @@ fn read_input(
     }
 }
 
+/// Where the last game that starts in `chunk` (not at its very start)
+/// begins, or 0. pgn-reader's cut is used first; where it finds none (a run
+/// of header-only games is one game to pgn-reader), the lexer's.
+fn game_start(chunk: &[u8]) -> usize {
+    match pgn::last_game_start(chunk) {
+        0 => lexer::last_game_start(chunk),
+        cut => cut,
+    }
+}
+
+/// After a game too large, discards input up to the next line that starts
+/// with `[` after a blank line, counting lines, and leaves what follows in
+/// `chunk`. Returns false at the end of the input, and an error message when
+/// no game start came in `MAX_SKIP_BYTES`.
+fn skip_to_game_start(
+    reader: &mut dyn Read,
+    chunk: &mut Vec<u8>,
+    line: &mut u64,
+) -> Result<bool, String> {
+    let mut skipped = 0u64;
+    let from = *line;
+    loop {
+        if let Some(at) = next_tagged_start(chunk) {
+            *line += memchr::memchr_iter(b'\n', &chunk[..at]).count() as u64;
+            chunk.drain(..at);
+            return Ok(true);
+        }
+        // Keep the last two bytes: a blank line may end there.
+        let keep = chunk.len().min(2);
+        let gone = chunk.len() - keep;
+        *line += memchr::memchr_iter(b'\n', &chunk[..gone]).count() as u64;
+        chunk.drain(..gone);
+        skipped += gone as u64;
+        if skipped > MAX_SKIP_BYTES {
+            return Err(format!(
+                "no game start in the {} MiB after the game too large at line {from}; the rest of the input is not read",
+                MAX_SKIP_BYTES >> 20
+            ));
+        }
+        match fill(reader, chunk, BLOCK_BYTES) {
+            // The last bytes may still hold a game start.
+            Ok(true) => {
+                if let Some(at) = next_tagged_start(chunk) {
+                    *line += memchr::memchr_iter(b'\n', &chunk[..at]).count() as u64;
+                    chunk.drain(..at);
+                    return Ok(true);
+                }
+                chunk.clear();
+                return Ok(false);
+            }
+            Ok(false) => {}
+            Err(err) => return Err(format!("read failed after line {line}: {err}")),
+        }
+    }
+}
+
+/// The offset of a `[` that starts a line after a blank line.
+fn next_tagged_start(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'[', bytes).find(|&at| {
+        let before = &bytes[..at];
+        before.ends_with(b"\n\n") || before.ends_with(b"\n\r\n")
+    })
+}
+
 /// Runs the reader, `jobs` workers and the writer `sink` (on this thread),
 /// which receives results in input order and returns false to stop.
+///
+/// Each piece read gets a small channel of its own for its results; the
+/// writer takes those channels in input order, so results are written in
+/// order and a worker that runs ahead waits instead of piling results up.
+/// What is in flight is capped by tokens of `BLOCK_BYTES`: a piece takes one
+/// per `BLOCK_BYTES` it holds.
 pub fn run(
     inputs: &[Input],
     jobs: usize,
@@ -324,65 +480,59 @@ pub fn run(
 ) {
     if jobs <= 1 {
         let mut worker = Worker::new(judging, all_rows);
-        read_inputs(inputs, counter, &mut |piece| sink(worker.check(piece)));
+        read_inputs(inputs, counter, &mut |piece| worker.check(piece, sink));
         return;
     }
-    // Pieces in flight (read but not yet written) are capped by tokens.
     let in_flight = jobs * 2 + 2;
     let (tokens_tx, tokens_rx) = crossbeam_channel::bounded::<()>(in_flight);
     for _ in 0..in_flight {
         let _ = tokens_tx.send(());
     }
-    let (work_tx, work_rx) = crossbeam_channel::bounded::<(u64, Piece)>(jobs);
-    let (done_tx, done_rx) = crossbeam_channel::bounded::<(u64, Checked)>(in_flight);
+    type Parts = crossbeam_channel::Receiver<Checked>;
+    let (work_tx, work_rx) =
+        crossbeam_channel::bounded::<(Piece, crossbeam_channel::Sender<Checked>)>(jobs);
+    let (order_tx, order_rx) = crossbeam_channel::bounded::<(Parts, usize)>(in_flight);
     let stop = Arc::new(AtomicU64::new(0));
     std::thread::scope(|scope| {
         let reader_stop = stop.clone();
         scope.spawn(move || {
-            let mut seq = 0u64;
             read_inputs(inputs, counter, &mut |piece| {
-                if reader_stop.load(Ordering::Relaxed) != 0 || tokens_rx.recv().is_err() {
-                    return false;
+                let tokens = piece.weight().div_ceil(BLOCK_BYTES).clamp(1, in_flight);
+                for _ in 0..tokens {
+                    if reader_stop.load(Ordering::Relaxed) != 0 || tokens_rx.recv().is_err() {
+                        return false;
+                    }
                 }
-                let sent = work_tx.send((seq, piece)).is_ok();
-                seq += 1;
-                sent
+                let (parts_tx, parts_rx) = crossbeam_channel::bounded(2);
+                order_tx.send((parts_rx, tokens)).is_ok() && work_tx.send((piece, parts_tx)).is_ok()
             });
         });
         for _ in 0..jobs {
             let work_rx = work_rx.clone();
-            let done_tx = done_tx.clone();
             scope.spawn(move || {
                 let mut worker = Worker::new(judging, all_rows);
-                for (seq, piece) in work_rx {
-                    if done_tx.send((seq, worker.check(piece))).is_err() {
+                for (piece, parts_tx) in work_rx {
+                    if !worker.check(piece, &mut |checked| parts_tx.send(checked).is_ok()) {
                         return;
                     }
                 }
             });
         }
         drop(work_rx);
-        drop(done_tx);
-        let mut next = 0u64;
-        let mut waiting = std::collections::BTreeMap::new();
-        let mut open = true;
-        for (seq, checked) in &done_rx {
-            waiting.insert(seq, checked);
-            while let Some(checked) = waiting.remove(&next) {
-                next += 1;
-                if open && !sink(checked) {
-                    open = false;
+        'pieces: for (parts, tokens) in &order_rx {
+            for checked in parts {
+                if !sink(checked) {
                     stop.store(1, Ordering::Relaxed);
+                    break 'pieces;
                 }
+            }
+            for _ in 0..tokens {
                 let _ = tokens_tx.send(());
             }
-            if !open {
-                break;
-            }
         }
-        // Unblock the reader if it waits for a token, then let threads end.
+        // Unblock the reader and the workers, then let threads end.
         drop(tokens_tx);
-        drop(done_rx);
+        drop(order_rx);
     });
 }
 
@@ -491,6 +641,108 @@ mod tests {
             for game in &games {
                 assert!(game.line >= 1);
             }
+        }
+    }
+
+    /// Reads a whole input as the run does, one thread: every piece, and
+    /// the games of each part.
+    fn read_all(bytes: &[u8]) -> (Vec<Piece>, Vec<GameResult>, Vec<String>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn");
+        std::fs::write(&path, bytes).unwrap();
+        let inputs = [Input {
+            name: "x.pgn".into(),
+            source: input::Source::File(path),
+        }];
+        let mut pieces = Vec::new();
+        read_inputs(&inputs, &Arc::default(), &mut |piece| {
+            pieces.push(piece);
+            true
+        });
+        let mut worker = Worker::new(Judging::default(), true);
+        let mut games = Vec::new();
+        let mut problems = Vec::new();
+        for piece in pieces.iter().map(clone_piece) {
+            worker.check(piece, &mut |checked| {
+                match checked {
+                    Checked::Games { games: part, .. } => {
+                        assert!(part.len() <= PART_GAMES);
+                        games.extend(part);
+                    }
+                    Checked::Problem { message, .. } => problems.push(message),
+                    Checked::InputDone(_) => {}
+                }
+                true
+            });
+        }
+        (pieces, games, problems)
+    }
+
+    fn clone_piece(piece: &Piece) -> Piece {
+        match piece {
+            Piece::Block(b) => Piece::Block(Block {
+                input: b.input,
+                bytes: b.bytes.clone(),
+                first_line: b.first_line,
+            }),
+            Piece::Problem { input, message } => Piece::Problem {
+                input: *input,
+                message: message.clone(),
+            },
+            Piece::InputDone(i) => Piece::InputDone(*i),
+            Piece::TooLarge {
+                input,
+                head,
+                line,
+                size,
+            } => Piece::TooLarge {
+                input: *input,
+                head: head.clone(),
+                line: *line,
+                size: *size,
+            },
+        }
+    }
+
+    #[test]
+    fn a_game_too_large_is_one_row() {
+        let mut pgn = b"[Event \"before\"]\n[Result \"*\"]\n\n1. e4 *\n\n".to_vec();
+        pgn.extend(b"[Event \"huge\"]\n[White \"W\"]\n\n1. e4 {\n");
+        for _ in 0..(MAX_GAME_BYTES / 49 + 1000) {
+            pgn.extend(b"an unclosed comment goes on and on and on and on\n");
+        }
+        pgn.extend(b"} *\n\n[Event \"after\"]\n[Result \"*\"]\n\n1. d4 *\n");
+        let lines = pgn.iter().filter(|&&b| b == b'\n').count() as u64;
+        let (pieces, games, problems) = read_all(&pgn);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(pieces.iter().all(|p| p.weight() <= MAX_GAME_BYTES));
+        assert_eq!(games.len(), 3);
+        assert!(games[0].findings.is_empty());
+        let huge = &games[1];
+        assert_eq!((huge.line, huge.white.as_str()), (6, "W"));
+        assert_eq!(huge.findings.len(), 1);
+        assert_eq!(huge.findings[0].kind, Kind::GameTooLarge);
+        assert_eq!(games[2].event, "after");
+        assert_eq!(games[2].line, lines - 3);
+        assert!(games[2].findings.is_empty());
+    }
+
+    #[test]
+    fn junk_without_end_is_one_row_and_a_problem() {
+        let junk = vec![0u8; MAX_GAME_BYTES * 2];
+        let (_, games, problems) = read_all(&junk);
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].findings[0].kind, Kind::GameTooLarge);
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    #[test]
+    fn floods_of_tiny_and_header_only_games_come_in_small_pieces() {
+        for game in [&b"*\n\n"[..], b"[White \"x\"]\n\n"] {
+            let count = 3 * BLOCK_BYTES / game.len();
+            let (pieces, games, _) = read_all(&game.repeat(count));
+            assert!(pieces.iter().all(|p| p.weight() <= BLOCK_BYTES), "{game:?}");
+            assert_eq!(games.len(), count, "{game:?}");
         }
     }
 

@@ -8,7 +8,7 @@ use shakmaty::{
     san::{San, SanError, SanPlus, Suffix},
 };
 
-use crate::{history::History, lexer::SanToken, rules::Edition};
+use crate::{finding::MAX_LISTED, history::History, lexer::SanToken, rules::Edition};
 
 /// Why a move could not be played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,8 +49,11 @@ pub struct Replay {
     pub plies: usize,
     /// The move replay stopped at, if any.
     pub stopped: Option<Stopped>,
-    /// Moves with a wrong `+` or `#`.
+    /// Moves with a wrong `+` or `#`, the first `MAX_LISTED`.
     pub suffix_issues: Vec<SuffixIssue>,
+    /// Moves with a wrong suffix beyond those: how many, and the first's
+    /// index.
+    pub suffix_more: (usize, usize),
 }
 
 /// Plays `moves` from `start` until one is not legal, recording the
@@ -64,6 +67,7 @@ pub fn replay(
     history.start(edition, start);
     let mut pos = start.clone();
     let mut suffix_issues = Vec::new();
+    let mut suffix_more = (0, 0);
     for (index, token) in moves.iter().enumerate() {
         let m = match to_move(token.san.san, &pos) {
             Ok(m) => m,
@@ -78,27 +82,36 @@ pub fn replay(
                     plies: index,
                     stopped: Some(Stopped { index, failure }),
                     suffix_issues,
+                    suffix_more,
                 };
             }
         };
-        pos.play_unchecked(m);
-        if history.open() {
-            history.push(&pos, m);
-        }
         // A move without a suffix is only judged when it is the last one: a
         // check written without `+` is common and not reported, and a mate
         // can only be the last move (nothing legal follows it), so only the
         // last move needs the mate test.
         let written = token.san.suffix;
         let last = index + 1 == moves.len();
-        if written.is_some() || last {
+        let before = (written.is_some() || last).then(|| pos.clone());
+        pos.play_unchecked(m);
+        if history.open() {
+            history.push(&pos, m);
+        }
+        if let Some(before) = before {
             let board = board_suffix(&pos, last);
             if board != written && !(board == Some(Suffix::Check) && written.is_none()) {
-                suffix_issues.push(SuffixIssue {
-                    index,
-                    before: position_before(start, moves, index),
-                    board,
-                });
+                if suffix_issues.len() < MAX_LISTED {
+                    suffix_issues.push(SuffixIssue {
+                        index,
+                        before,
+                        board,
+                    });
+                } else {
+                    if suffix_more.0 == 0 {
+                        suffix_more.1 = index;
+                    }
+                    suffix_more.0 += 1;
+                }
             }
         }
     }
@@ -108,6 +121,7 @@ pub fn replay(
         plies: moves.len(),
         stopped: None,
         suffix_issues,
+        suffix_more,
     }
 }
 
@@ -224,19 +238,6 @@ fn board_suffix(pos: &Chess, last: bool) -> Option<Suffix> {
     } else {
         Some(Suffix::Check)
     }
-}
-
-/// The position before the move at `index`, replaying from the start. Only
-/// for moves already known to be legal.
-pub fn position_before(start: &Chess, moves: &[SanToken], index: usize) -> Chess {
-    let mut pos = start.clone();
-    for token in moves.iter().take(index) {
-        match to_move(token.san.san, &pos) {
-            Ok(m) => pos.play_unchecked(m),
-            Err(_) => break,
-        }
-    }
-    pos
 }
 
 /// The PGN move number of the move to be played in `pos`: `23.` or `23...`.

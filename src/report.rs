@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::{
     checks::{Verdict, result_str},
     finding::{Finding, Kind, Severity},
+    game::{RawGame, decode},
 };
 
 /// The findings report's columns, in order.
@@ -63,6 +64,48 @@ pub struct GameResult {
     pub verdict: Verdict,
     /// Findings in the order of the record.
     pub findings: Vec<Finding>,
+}
+
+impl GameResult {
+    /// A game's result with its tag columns still empty.
+    pub fn new(line: u64, verdict: Verdict, findings: Vec<Finding>) -> GameResult {
+        GameResult {
+            line,
+            event: String::new(),
+            site: String::new(),
+            date: String::new(),
+            round: String::new(),
+            white: String::new(),
+            black: String::new(),
+            result: String::new(),
+            termination: String::new(),
+            verdict,
+            findings,
+        }
+    }
+
+    /// Fills in the tag columns from the game's tags; the first of each
+    /// name counts.
+    pub fn fill_tags(&mut self, game: &RawGame<'_>) {
+        let mut seen = 0u16;
+        for (_, name, value) in game.tags.iter() {
+            let (bit, slot) = match name {
+                b"Event" => (0, &mut self.event),
+                b"Site" => (1, &mut self.site),
+                b"Date" => (2, &mut self.date),
+                b"Round" => (3, &mut self.round),
+                b"White" => (4, &mut self.white),
+                b"Black" => (5, &mut self.black),
+                b"Result" => (6, &mut self.result),
+                b"Termination" => (7, &mut self.termination),
+                _ => continue,
+            };
+            if seen & (1 << bit) == 0 {
+                seen |= 1 << bit;
+                *slot = decode(value).0.into_owned();
+            }
+        }
+    }
 }
 
 #[derive(Serialize)]

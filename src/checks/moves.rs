@@ -6,7 +6,7 @@
 use shakmaty::{Chess, Position, san::San, san::Suffix};
 
 use crate::{
-    finding::{Finding, Kind, MoveRef},
+    finding::{Finding, Kind, MAX_LISTED, MoveRef},
     game::RawGame,
     lexer::{SanToken, StopKind},
     replay::{self, Failure, Replay},
@@ -49,6 +49,17 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
                 .at_move(token_ref(game, &issue.before, issue.index, token))
                 .with_fen(replay::fen(&issue.before)),
         );
+    }
+    let (more, first) = replayed.suffix_more;
+    if let Some(token) = sans.get(first).filter(|_| more > 0) {
+        findings.push(Finding::new(
+            Kind::WrongCheckSuffix,
+            token.line,
+            format!(
+                "{more} more moves of this game, from '{}' on, have a wrong '+' or '#'; only the first {MAX_LISTED} are listed.",
+                game.text(token.start, token.end)
+            ),
+        ));
     }
     let Some(stopped) = &replayed.stopped else {
         return;

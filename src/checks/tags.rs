@@ -3,7 +3,7 @@
 //! (PGN 8.1.1.7).
 
 use crate::{
-    finding::{Finding, Kind},
+    finding::{Finding, Kind, MAX_LISTED},
     game::{RawGame, excerpt},
 };
 
@@ -19,6 +19,16 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
                 "Tag line '{}' is not of the form [Name \"value\"]: {}.",
                 game.line_text(bad.line_start),
                 bad.problem.describe()
+            ),
+        ));
+    }
+    let (more, line) = game.lexed.bad_tags_more;
+    if more > 0 {
+        findings.push(Finding::new(
+            Kind::MalformedTag,
+            line,
+            format!(
+                "{more} more tag lines of this game, from this line on, are not of the form [Name \"value\"]; only the first {MAX_LISTED} are listed."
             ),
         ));
     }

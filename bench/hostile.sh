@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Peak memory (RSS) and time on hostile input shapes, at -j1 and -j8, with
+# the release build. Writes bench/HOSTILE.md. Every shape must stay within
+# 64 MiB whatever its size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/common.sh
+need_apt bzip2 bzip2
+cargo build --release --quiet
+bin=$PWD/target/release/pgn-arbiter
+dir=$work/hostile
+mkdir -p "$dir"
+
+python3 - "$dir" <<'PY'
+import sys, os
+d = sys.argv[1]
+def write(name, parts):
+    path = os.path.join(d, name)
+    if os.path.exists(path):
+        return
+    with open(path, "wb") as f:
+        for p in parts:
+            f.write(p)
+write("stars.pgn", [b"*\n\n" * 3_000_000])
+write("header-only.pgn", [b'[White "x"]\n\n' * 1_000_000])
+write("header-only-3m.pgn", [b'[White "x"]\n\n' * 3_000_000])
+write("long-line.pgn", [b'[Event "x"]\n\n'] + [b"Nf3 Nf6 Ng1 Ng8 " * 65536] * 100 + [b"*\n"])
+write("big-comment.pgn", [b'[Event "x"]\n\n{'] + [b"a" * (1 << 20)] * 200 + [b"} *\n"])
+write("wrong-check-suffix.pgn", [b'[Event "x"]\n\n'] + [b"Nf3+ Nf6+ Ng1+ Ng8+ " * 25_000] + [b"*\n"])
+write("many-bad-tags.pgn", [b"[x]\n" * 2_000_000 + b"\n1. e4 *\n"])
+write("tiny-games-with-tags.pgn", [b'[Event "=1+1"]\n[Result "1-0"]\n\n1. e4 0-1\n\n' * 300_000])
+PY
+[ -f "$dir/nul.pgn.bz2" ] || head -c 2000M /dev/zero | bzip2 -9 > "$dir/nul.pgn.bz2"
+
+out=bench/HOSTILE.md
+{
+  echo "# Peak memory on hostile input"
+  echo
+  echo "Made by \`bench/hostile.sh\` on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(date -u +%Y-%m-%d)."
+  echo "Peak RSS as \`/usr/bin/time -f %M\` reports it; exit status and games counted by the run."
+  echo
+  echo "| input | size | -j | peak RSS (MiB) | time (s) | exit | games |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+} > "$out"
+measure() { # name file-or-device size-label jobs
+  local name=$1 src=$2 size=$3 j=$4 log=$dir/time.log
+  set +e
+  timeout 300 /usr/bin/time -f '%M %e' -o "$log" "$bin" -j "$j" --findings /dev/null "$src" 2> "$dir/stderr.log" >/dev/null
+  local status=$?
+  set -e
+  local games
+  games=$(grep -o '[0-9]* games,' "$dir/stderr.log" | head -1 | cut -d' ' -f1)
+  read -r kb secs < <(tail -1 "$log")
+  printf '| %s | %s | %s | %.1f | %s | %s | %s |\n' "$name" "$size" "$j" "$(echo "$kb/1024" | bc -l)" "$secs" "$status" "${games:-0}" >> "$out"
+}
+for j in 1 8; do
+  for f in stars header-only header-only-3m long-line big-comment wrong-check-suffix many-bad-tags tiny-games-with-tags; do
+    measure "$f" "$dir/$f.pgn" "$(du -h --apparent-size "$dir/$f.pgn" | cut -f1)" "$j"
+  done
+  measure "bzip2 of 2000 MB of NUL" "$dir/nul.pgn.bz2" "$(du -h --apparent-size "$dir/nul.pgn.bz2" | cut -f1)" "$j"
+  measure "/dev/zero" /dev/zero "endless" "$j"
+done
+cat "$out"
