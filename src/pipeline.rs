@@ -530,9 +530,14 @@ pub fn run(
                 let _ = tokens_tx.send(());
             }
         }
-        // Unblock the reader and the workers, then let threads end.
+        // Unblock the reader (waiting for a token) and the workers (waiting
+        // to hand on results): a channel keeps its buffered messages while
+        // a sender lives, so the result channels queued here are dropped one
+        // by one until the reader has gone.
         drop(tokens_tx);
-        drop(order_rx);
+        for (parts, _) in &order_rx {
+            drop(parts);
+        }
     });
 }
 
@@ -701,6 +706,49 @@ mod tests {
                 line: *line,
                 size: *size,
             },
+        }
+    }
+
+    /// A writer that stops early (standard output closed) ends the run at
+    /// any number of threads: no thread is left waiting.
+    #[test]
+    fn the_run_ends_when_the_writer_stops() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn");
+        // Blocks of many parts, so that workers wait to hand them on.
+        std::fs::write(&path, b"*\n\n".repeat(2 * BLOCK_BYTES)).unwrap();
+        let inputs = vec![Input {
+            name: "x.pgn".into(),
+            source: input::Source::File(path),
+        }];
+        for jobs in [2, 8] {
+            for stop_after in [0, 3] {
+                let (done_tx, done_rx) = crossbeam_channel::bounded(1);
+                let inputs = inputs.clone();
+                std::thread::spawn(move || {
+                    let mut calls = 0;
+                    run(
+                        &inputs,
+                        jobs,
+                        Judging::default(),
+                        true,
+                        &Arc::default(),
+                        &mut |_| {
+                            calls += 1;
+                            if calls == 1 {
+                                // Let the reader and the workers fill every queue.
+                                std::thread::sleep(std::time::Duration::from_millis(2000));
+                            }
+                            calls <= stop_after
+                        },
+                    );
+                    let _ = done_tx.send(calls);
+                });
+                let calls = done_rx
+                    .recv_timeout(std::time::Duration::from_secs(60))
+                    .unwrap_or_else(|_| panic!("-j{jobs}, stop after {stop_after}: hung"));
+                assert_eq!(calls, stop_after + 1);
+            }
         }
     }
 
