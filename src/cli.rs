@@ -68,6 +68,14 @@ pub struct Cli {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Write cells as the input has them. By default a cell of text from
+    /// the input is made safe to open in a spreadsheet: a leading =, +, -,
+    /// @ or tab gets a ' before it (so it is never a formula), control
+    /// characters become U+FFFD, and a cell is cut at 1,000 characters,
+    /// saying so.
+    #[arg(long)]
+    pub raw_csv: bool,
 }
 
 /// `--fail-on` values.

@@ -34,6 +34,8 @@ pub struct Config {
     pub jobs: usize,
     /// Progress bar and summary on stderr.
     pub quiet: bool,
+    /// Cells as they are, not made safe for spreadsheets.
+    pub raw_csv: bool,
 }
 
 /// `--jobs` is capped at this many threads per core.
@@ -107,6 +109,7 @@ impl Config {
             },
             jobs,
             quiet: cli.quiet,
+            raw_csv: cli.raw_csv,
         })
     }
 }

@@ -245,32 +245,171 @@ pub fn open(source: &Source, count: Arc<AtomicU64>) -> io::Result<Opened> {
         Source::Stdin => Box::new(io::stdin()),
         Source::Unlistable(err) => return Err(io::Error::other(err.clone())),
     };
-    let mut raw = Counting { inner: raw, count };
-    // Read the magic bytes, then put them back in front of the stream.
-    let mut head = [0u8; 6];
-    let mut filled = 0;
-    while filled < head.len() {
-        match raw.read(&mut head[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    let head = head[..filled].to_vec();
+    let raw = Counting { inner: raw, count };
+    let (head, stream) = peek(raw, 6)?;
     let compression = Compression::detect(&head);
-    let stream = io::Cursor::new(head).chain(raw);
-    let reader: Box<dyn Read + Send> = match compression {
+    let decompressed: Box<dyn Read + Send> = match compression {
         Compression::None => Box::new(stream),
         Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(stream)),
         Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(stream)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(stream)?),
         Compression::Xz => Box::new(xz2::read::XzDecoder::new_multi_decoder(stream)),
     };
+    // UTF-16 (with a byte order mark, or a first `[` that is followed or
+    // preceded by a zero byte) is decoded to UTF-8.
+    let (head, text) = peek(decompressed, 2)?;
+    let utf16 = match head[..] {
+        [0xff, 0xfe] | [b'[', 0] => Some(encoding_rs::UTF_16LE),
+        [0xfe, 0xff] | [0, b'['] => Some(encoding_rs::UTF_16BE),
+        _ => None,
+    };
+    let text: Box<dyn Read + Send> = match utf16 {
+        Some(encoding) => Box::new(
+            encoding_rs_io::DecodeReaderBytesBuilder::new()
+                .encoding(Some(encoding))
+                .bom_override(true)
+                .build(text),
+        ),
+        None => Box::new(text),
+    };
     Ok(Opened {
-        reader,
+        reader: Box::new(Normalize::new(text)),
         compression,
     })
+}
+
+/// A stream with its first bytes put back in front of it.
+type Peeked<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
+
+/// Reads up to `n` bytes of a stream and puts them back in front of it.
+fn peek<R: Read>(mut stream: R, n: usize) -> io::Result<(Vec<u8>, Peeked<R>)> {
+    let mut head = vec![0u8; n];
+    let mut filled = 0;
+    while filled < n {
+        match stream.read(&mut head[filled..]) {
+            Ok(0) => break,
+            Ok(k) => filled += k,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    head.truncate(filled);
+    Ok((head.clone(), io::Cursor::new(head).chain(stream)))
+}
+
+const BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
+
+/// Line ends and byte order marks as a PGN reader wants them: a carriage
+/// return not followed by a line feed (old Mac files) is a line end, and a
+/// UTF-8 byte order mark at the start of a line (what `cat a.pgn b.pgn`
+/// leaves between two files) is dropped. Everything else passes through.
+pub struct Normalize<R> {
+    inner: R,
+    buf: Box<[u8]>,
+    /// Next byte to hand out.
+    start: usize,
+    /// End of the bytes already normalised.
+    cooked: usize,
+    /// End of the bytes read.
+    end: usize,
+    eof: bool,
+    /// Whether the next byte read starts a line.
+    line_start: bool,
+}
+
+impl<R: Read> Normalize<R> {
+    /// Wraps a stream.
+    pub fn new(inner: R) -> Normalize<R> {
+        Normalize {
+            inner,
+            buf: vec![0; 1 << 16].into_boxed_slice(),
+            start: 0,
+            cooked: 0,
+            end: 0,
+            eof: false,
+            line_start: true,
+        }
+    }
+
+    /// Normalises the bytes read, in place, up to where the next bytes are
+    /// needed to decide (a final `\r`, a partial byte order mark).
+    fn cook(&mut self) {
+        let (buf, end) = (&mut self.buf, self.end);
+        let mut r = self.cooked;
+        let mut w = self.cooked;
+        loop {
+            let next = memchr::memchr2(b'\r', BOM[0], &buf[r..end]).map(|i| r + i);
+            let run_end = next.unwrap_or(end);
+            if run_end > r {
+                buf.copy_within(r..run_end, w);
+                w += run_end - r;
+                r = run_end;
+                self.line_start = buf[w - 1] == b'\n';
+            }
+            if next.is_none() {
+                break;
+            }
+            let rest = &buf[r..end];
+            if rest[0] == BOM[0] {
+                if self.line_start {
+                    if rest.starts_with(&BOM) {
+                        r += 3;
+                        continue;
+                    }
+                    if !self.eof && BOM.starts_with(rest) {
+                        break;
+                    }
+                }
+                buf[w] = BOM[0];
+                self.line_start = false;
+            } else {
+                match rest.get(1) {
+                    Some(b'\n') => {
+                        buf[w] = b'\r';
+                        self.line_start = false;
+                    }
+                    None if !self.eof => break,
+                    _ => {
+                        buf[w] = b'\n';
+                        self.line_start = true;
+                    }
+                }
+            }
+            w += 1;
+            r += 1;
+        }
+        buf.copy_within(r..end, w);
+        self.end = w + (end - r);
+        self.cooked = w;
+    }
+}
+
+impl<R: Read> Read for Normalize<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        while self.start == self.cooked {
+            if self.eof && self.cooked == self.end {
+                return Ok(0);
+            }
+            // At most a few undecided bytes are left: move them to the front.
+            self.buf.copy_within(self.cooked..self.end, 0);
+            self.end -= self.cooked;
+            self.start = 0;
+            self.cooked = 0;
+            if !self.eof {
+                match self.inner.read(&mut self.buf[self.end..]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => self.end += n,
+                    Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(err) => return Err(err),
+                }
+            }
+            self.cook();
+        }
+        let n = out.len().min(self.cooked - self.start);
+        out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
+        self.start += n;
+        Ok(n)
+    }
 }
 
 /// The size on disk of a file input, for the progress bar's total.
@@ -284,6 +423,67 @@ pub fn size(source: &Source) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn normalised(data: &[u8], chunk: usize) -> Vec<u8> {
+        // A reader that hands out `chunk` bytes at a time, to cut every
+        // pattern at every place.
+        struct Slow<'a>(&'a [u8], usize);
+        impl Read for Slow<'_> {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(self.1).min(out.len());
+                out[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut out = Vec::new();
+        Normalize::new(Slow(data, chunk))
+            .read_to_end(&mut out)
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn carriage_returns_end_lines_and_byte_order_marks_at_line_starts_go() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"a\rb\r\rc\r", b"a\nb\n\nc\n"),
+            (b"a\r\nb\r\n", b"a\r\nb\r\n"),
+            (
+                b"\xef\xbb\xbf[A]\n\xef\xbb\xbf[B]\r\xef\xbb\xbf[C]",
+                b"[A]\n[B]\n[C]",
+            ),
+            (b"x\xef\xbb\xbf\n\xef\xbb", b"x\xef\xbb\xbf\n\xef\xbb"),
+            (b"M\xc3\xbcller \xef\xbc\x81", b"M\xc3\xbcller \xef\xbc\x81"),
+            (b"", b""),
+            (b"\r", b"\n"),
+        ];
+        for (input, want) in cases {
+            for chunk in 1..=input.len().max(1) {
+                assert_eq!(normalised(input, chunk), *want, "{input:?} by {chunk}");
+            }
+        }
+        let big: Vec<u8> = b"[Event \"x\"]\r\r1. e4 *\r\r".repeat(20_000);
+        let out = normalised(&big, 70_001);
+        assert_eq!(
+            out,
+            big.iter()
+                .map(|&b| if b == b'\r' { b'\n' } else { b })
+                .collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn reads_utf16_with_a_byte_order_mark() {
+        let text = "[White \"Müller\"]\n\n1. e4 *\n";
+        let mut le = vec![0xff, 0xfe];
+        le.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(read_back(&le).0, text);
+        let mut be = vec![0xfe, 0xff];
+        be.extend(text.encode_utf16().flat_map(u16::to_be_bytes));
+        assert_eq!(read_back(&be).0, text);
+        let bare: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        assert_eq!(read_back(&bare).0, text);
+    }
 
     #[test]
     fn detects_magic_bytes() {

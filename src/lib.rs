@@ -96,7 +96,7 @@ pub fn run(config: &Config) -> Status {
     let mut commit = output::Commit::default();
     commit.add(findings_file);
     commit.add(games_file);
-    let mut report = match Report::new(findings, games) {
+    let mut report = match Report::new(findings, games, config.raw_csv) {
         Ok(report) => report,
         Err(err) if is_broken_pipe(&err) => return stdout_closed(to_file),
         Err(err) => {

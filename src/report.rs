@@ -1,7 +1,7 @@
 //! The two CSV reports (findings, one row each; games, one row each) written
 //! in input order, and the run's summary counts.
 
-use std::{collections::BTreeMap, io::Write, time::Duration};
+use std::{borrow::Cow, collections::BTreeMap, io::Write, time::Duration};
 
 use serde::Serialize;
 
@@ -10,6 +10,53 @@ use crate::{
     finding::{Finding, Kind, Severity},
     game::{RawGame, decode},
 };
+
+/// The longest cell written, in characters (unless `--raw-csv`):
+/// spreadsheets keep 32,767 and Python's csv module refuses 131,072 by
+/// default; nobody reads a longer tag value in a cell.
+pub const CELL_MAX: usize = 1000;
+
+/// Makes a cell of text taken from the input safe to open in a spreadsheet
+/// (OWASP "CSV injection"): control characters other than tab become
+/// U+FFFD, a cell longer than `CELL_MAX` characters is cut and says so, and
+/// a cell that starts with `=`, `+`, `-`, `@` or a tab gets a leading `'`,
+/// so that it is text, never a formula; only dashes (`-`, the PGN value for
+/// "not applicable", and the null move `--`) compute nothing and stay as
+/// they are. `raw` leaves every cell as it is.
+pub fn cell(text: &str, raw: bool) -> Cow<'_, str> {
+    let risky = |b: u8| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r');
+    let dashes = !text.is_empty() && text.bytes().all(|b| b == b'-');
+    let plain = text.len() <= CELL_MAX
+        && (dashes || !text.as_bytes().first().copied().is_some_and(risky))
+        && !text.chars().any(|c| c.is_control() && c != '\t');
+    if raw || plain {
+        return Cow::Borrowed(text);
+    }
+    let clean: String = text
+        .chars()
+        .map(|c| {
+            if c.is_control() && c != '\t' {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let count = clean.chars().count();
+    let mut out = String::with_capacity(clean.len().min(4 * CELL_MAX) + 1);
+    if clean.as_bytes().first().copied().is_some_and(risky) {
+        out.push('\'');
+    }
+    if out.len() + count <= CELL_MAX {
+        out.push_str(&clean);
+    } else {
+        let note = format!("… (cut from {count} characters)");
+        let keep = CELL_MAX - out.len() - note.chars().count();
+        out.extend(clean.chars().take(keep));
+        out.push_str(&note);
+    }
+    Cow::Owned(out)
+}
 
 /// The findings report's columns, in order.
 pub const FINDINGS_HEADER: [&str; 16] = [
@@ -215,6 +262,8 @@ impl Summary {
 pub struct Report {
     findings: csv::Writer<Box<dyn Write + Send>>,
     games: Option<csv::Writer<Box<dyn Write + Send>>>,
+    /// Cells as they are (`--raw-csv`), not made safe for spreadsheets.
+    raw: bool,
     /// Counts so far.
     pub summary: Summary,
 }
@@ -224,6 +273,7 @@ impl Report {
     pub fn new(
         findings: Box<dyn Write + Send>,
         games: Option<Box<dyn Write + Send>>,
+        raw: bool,
     ) -> csv::Result<Report> {
         // Headers are written here, so that an empty report still has one.
         let builder = || {
@@ -244,12 +294,28 @@ impl Report {
         Ok(Report {
             findings,
             games,
+            raw,
             summary: Summary::default(),
         })
     }
 
     /// Writes one game's findings and its row.
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
+        let raw = self.raw;
+        let text = |t| cell(t, raw);
+        // The name of standard input is the tool's own `-`.
+        let file = if file == "-" {
+            Cow::Borrowed(file)
+        } else {
+            text(file)
+        };
+        let (white, black, date, round, result) = (
+            text(&game.white),
+            text(&game.black),
+            text(&game.date),
+            text(&game.round),
+            text(&game.result),
+        );
         let mut counts = [0usize; 3];
         for f in &game.findings {
             let severity = f.kind.severity();
@@ -261,40 +327,40 @@ impl Report {
                 None => (None, "", ""),
             };
             self.findings.serialize(FindingRow {
-                file,
+                file: &file,
                 game: number,
                 line: f.line,
-                white: &game.white,
-                black: &game.black,
-                date: &game.date,
-                round: &game.round,
-                result: &game.result,
+                white: &white,
+                black: &black,
+                date: &date,
+                round: &round,
+                result: &result,
                 ply,
                 number: number_label,
-                san,
+                san: &text(san),
                 severity: severity.as_str(),
                 code: f.kind.code(),
                 rule: f.rule,
-                message: &f.message,
-                fen: &f.fen,
+                message: &text(&f.message),
+                fen: &text(&f.fen),
             })?;
         }
         self.summary.games += 1;
         self.summary.plies += game.verdict.plies as u64;
         if let Some(games) = &mut self.games {
             games.serialize(GameRow {
-                file,
+                file: &file,
                 game: number,
                 line: game.line,
-                event: &game.event,
-                site: &game.site,
-                date: &game.date,
-                round: &game.round,
-                white: &game.white,
-                black: &game.black,
-                result: &game.result,
+                event: &text(&game.event),
+                site: &text(&game.site),
+                date: &date,
+                round: &round,
+                white: &white,
+                black: &black,
+                result: &result,
                 plies: game.verdict.plies,
-                termination: &game.termination,
+                termination: &text(&game.termination),
                 board_end: game.verdict.board_end.as_str(),
                 expected_result: game.verdict.expected.map_or("", result_str),
                 errors: counts[Severity::Error as usize],
@@ -313,5 +379,45 @@ impl Report {
             games.flush()?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_never_formulas_nor_too_long_nor_control_characters() {
+        for (input, want) in [
+            ("Carlsen, Magnus", "Carlsen, Magnus"),
+            (
+                "=HYPERLINK(\"http://x\",\"y\")",
+                "'=HYPERLINK(\"http://x\",\"y\")",
+            ),
+            ("@SUM(1+1)", "'@SUM(1+1)"),
+            ("+cmd|calc!A1", "'+cmd|calc!A1"),
+            ("-2+3", "'-2+3"),
+            ("-", "-"),
+            ("--", "--"),
+            ("-1", "'-1"),
+            ("\tx", "'\tx"),
+            ("\r=1", "\u{fffd}=1"),
+            ("a\x00b\x1bc\u{85}d", "a\u{fffd}b\u{fffd}c\u{fffd}d"),
+            ("1-0", "1-0"),
+            ("e4\te5", "e4\te5"),
+            ("", ""),
+        ] {
+            assert_eq!(cell(input, false), want, "{input:?}");
+            assert_eq!(cell(input, true), input, "{input:?}");
+        }
+        let long = "é".repeat(5000);
+        let cut = cell(&long, false);
+        assert_eq!(cut.chars().count(), CELL_MAX);
+        assert!(cut.ends_with("… (cut from 5000 characters)"), "{cut}");
+        let long = format!("={}", "x".repeat(3000));
+        let cut = cell(&long, false);
+        assert_eq!(cut.chars().count(), CELL_MAX);
+        assert!(cut.starts_with("'=xx"));
+        assert_eq!(cell(&"x".repeat(CELL_MAX), false).len(), CELL_MAX);
     }
 }

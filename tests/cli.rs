@@ -671,3 +671,162 @@ fn a_run_that_reads_no_game_exits_2() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("per core"));
 }
+
+/// Every cell of a report: parsed strictly (each row as long as the
+/// header), never a formula, never longer than the cap.
+fn strict_rows(csv_text: &str) -> Vec<csv::StringRecord> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(false)
+        .from_reader(csv_text.as_bytes());
+    let width = reader.headers().unwrap().len();
+    let mut rows = Vec::new();
+    for row in reader.records() {
+        let row = row.unwrap();
+        assert_eq!(row.len(), width);
+        for cell in &row {
+            let dashes = !cell.is_empty() && cell.bytes().all(|b| b == b'-');
+            assert!(
+                dashes || !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                "a formula: {cell:?}"
+            );
+            assert!(cell.chars().count() <= 1000, "{} characters", cell.len());
+            assert!(
+                !cell.chars().any(|c| c.is_control() && c != '\t'),
+                "{cell:?}"
+            );
+        }
+        rows.push(row);
+    }
+    rows
+}
+
+/// Runs the tool on generated input with both reports: exit status and
+/// the rows of each report (checked with `strict_rows`).
+fn audit_generated(
+    name: &str,
+    bytes: &[u8],
+    jobs: &str,
+) -> (i32, Vec<csv::StringRecord>, Vec<csv::StringRecord>, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join(name), bytes).unwrap();
+    let out = run_in(
+        tmp.path(),
+        &[
+            "-q",
+            "-j",
+            jobs,
+            "--findings",
+            "f.csv",
+            "--games",
+            "g.csv",
+            name,
+        ],
+    );
+    let findings = strict_rows(&fs::read_to_string(tmp.path().join("f.csv")).unwrap());
+    let games = strict_rows(&fs::read_to_string(tmp.path().join("g.csv")).unwrap());
+    (
+        out.status.code().unwrap(),
+        findings,
+        games,
+        text(&out.stderr),
+    )
+}
+
+fn codes(findings: &[csv::StringRecord]) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for row in findings {
+        *out.entry(row[12].to_owned()).or_default() += 1;
+    }
+    out
+}
+
+/// Issue 9: floods of tiny games, header-only games, a huge comment, NUL
+/// bytes, junk tags, a long game of wrong suffixes and formulas: every
+/// game is counted once, both reports are strict, safe CSV.
+#[test]
+fn hostile_inputs_are_counted_and_reported_safely() {
+    for jobs in ["1", "3"] {
+        let (status, _, games, _) = audit_generated("stars.pgn", &b"*\n\n".repeat(300_000), jobs);
+        assert_eq!((status, games.len()), (1, 300_000));
+
+        let header_only = b"[White \"=1+1\"]\n\n".repeat(300_000);
+        let (status, findings, games, _) = audit_generated("headers.pgn", &header_only, jobs);
+        assert_eq!((status, games.len()), (1, 300_000));
+        assert_eq!(&games[299_999][7], "'=1+1");
+        assert!(findings.iter().all(|r| &r[3] == "'=1+1"));
+
+        let mut comment = b"[Event \"huge\"]\n\n1. e4 {".to_vec();
+        comment.extend(b"blah ".repeat(4_000_000));
+        comment.extend(b"} *\n\n[Event \"next\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+        let (status, findings, games, _) = audit_generated("comment.pgn", &comment, jobs);
+        assert_eq!((status, games.len()), (1, 2));
+        assert_eq!(codes(&findings)["game-too-large"], 1);
+        assert_eq!((&games[1][3], &games[1][12]), ("next", "checkmate"));
+
+        let (status, findings, games, stderr) =
+            audit_generated("nul.pgn", &vec![0u8; 10 << 20], jobs);
+        assert_eq!((status, games.len()), (1, 1), "{stderr}");
+        assert_eq!(codes(&findings)["game-too-large"], 1);
+
+        let mut tags = b"[x]\n".repeat(200_000);
+        tags.extend(b"\n1. e4 *\n");
+        let (_, findings, games, _) = audit_generated("tags.pgn", &tags, jobs);
+        assert_eq!(games.len(), 1);
+        assert_eq!(codes(&findings)["malformed-tag"], 101);
+
+        let mut shuffle = b"[Event \"x\"]\n[Result \"*\"]\n\n".to_vec();
+        shuffle.extend(b"Nf3+ Nf6+ Ng1+ Ng8+ ".repeat(25_000));
+        shuffle.extend(b"*\n");
+        let (_, findings, games, _) = audit_generated("suffix.pgn", &shuffle, jobs);
+        assert_eq!((&games[0][10], games.len()), ("100000", 1));
+        assert_eq!(codes(&findings)["wrong-check-suffix"], 101);
+        assert!(
+            findings
+                .iter()
+                .any(|r| r[14].starts_with("99900 more moves"))
+        );
+    }
+}
+
+/// Issue 9: old Mac line ends, a byte order mark where two files were
+/// joined, and UTF-16.
+#[test]
+fn line_ends_and_encodings() {
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    let cr_only: Vec<u8> = String::from_utf8(sample.clone())
+        .unwrap()
+        .replace("\r\n", "\n")
+        .replace('\n', "\r")
+        .into_bytes();
+    let (_, findings_cr, games, _) = audit_generated("mac.pgn", &cr_only, "2");
+    assert_eq!(games.len(), 12);
+    let (_, findings_lf, _, _) = audit_generated("mac.pgn", &sample, "2");
+    assert_eq!(findings_cr, findings_lf, "lines are counted the same");
+
+    let mut joined = b"\xef\xbb\xbf".to_vec();
+    joined.extend(&sample);
+    joined.extend(b"\xef\xbb\xbf");
+    joined.extend(&sample);
+    let (_, findings, games, _) = audit_generated("joined.pgn", &joined, "2");
+    assert_eq!(games.len(), 24);
+    assert_eq!(findings.len(), 2 * findings_lf.len());
+    assert_eq!(&games[12][3], &games[0][3]);
+
+    let text = String::from_utf8(sample).unwrap();
+    let mut utf16 = vec![0xff, 0xfe];
+    utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    let (_, findings, games, _) = audit_generated("mac.pgn", &utf16, "2");
+    assert_eq!(games.len(), 12);
+    assert_eq!(findings, findings_lf);
+}
+
+/// Issue 9: `--raw-csv` writes cells as the input has them.
+#[test]
+fn raw_csv_leaves_cells_as_they_are() {
+    let case = "input/spreadsheet-formulas.pgn";
+    let safe = text(&run_in(&fixtures(), &["-q", case]).stdout);
+    let raw = text(&run_in(&fixtures(), &["-q", "--raw-csv", case]).stdout);
+    assert!(safe.contains(",'=A1+1,"), "{safe}");
+    assert!(raw.contains(",=A1+1,"), "{raw}");
+    assert!(raw.contains("\"=HYPERLINK("), "{raw}");
+}
