@@ -38,6 +38,11 @@ pub const MAX_GAME_BYTES: usize = 4 << 20;
 /// many games.
 const PART_GAMES: usize = 256;
 
+/// Parts of one piece that may wait for the writer: enough that a block of
+/// ordinary games (about 1,500) never makes its worker wait, few enough
+/// that a flood of tiny games holds a few thousand results per piece.
+const PARTS_QUEUED: usize = 8;
+
 /// Bytes of a game too large that are kept to read its tags.
 const TOO_LARGE_HEAD: usize = 64 << 10;
 
@@ -503,7 +508,7 @@ pub fn run(
                         return false;
                     }
                 }
-                let (parts_tx, parts_rx) = crossbeam_channel::bounded(2);
+                let (parts_tx, parts_rx) = crossbeam_channel::bounded(PARTS_QUEUED);
                 order_tx.send((parts_rx, tokens)).is_ok() && work_tx.send((piece, parts_tx)).is_ok()
             });
         });
