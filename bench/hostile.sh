@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peak memory (RSS) and time on hostile input shapes, at -j1 and -j8, with
-# the release build. Writes bench/HOSTILE.md. Every shape must stay within
-# 64 MiB whatever its size.
+# the release build. Writes bench/HOSTILE.md and puts the same table at the
+# end of bench/RESULTS.md (bench/run.sh keeps it there). Every shape must
+# stay within 64 MiB whatever its size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
@@ -24,6 +25,7 @@ def write(name, parts):
 write("stars.pgn", [b"*\n\n" * 3_000_000])
 write("header-only.pgn", [b'[White "x"]\n\n' * 1_000_000])
 write("header-only-3m.pgn", [b'[White "x"]\n\n' * 3_000_000])
+write("header-only-10m.pgn", [b'[White "x"]\n\n' * 10_000_000])
 write("long-line.pgn", [b'[Event "x"]\n\n'] + [b"Nf3 Nf6 Ng1 Ng8 " * 65536] * 100 + [b"*\n"])
 write("big-comment.pgn", [b'[Event "x"]\n\n{'] + [b"a" * (1 << 20)] * 200 + [b"} *\n"])
 write("wrong-check-suffix.pgn", [b'[Event "x"]\n\n'] + [b"Nf3+ Nf6+ Ng1+ Ng8+ " * 25_000] + [b"*\n"])
@@ -54,10 +56,19 @@ measure() { # name file-or-device size-label jobs
   printf '| %s | %s | %s | %.1f | %s | %s | %s |\n' "$name" "$size" "$j" "$(echo "$kb/1024" | bc -l)" "$secs" "$status" "${games:-0}" >> "$out"
 }
 for j in 1 8; do
-  for f in stars header-only header-only-3m long-line big-comment wrong-check-suffix many-bad-tags tiny-games-with-tags; do
+  for f in stars header-only header-only-3m header-only-10m long-line big-comment wrong-check-suffix many-bad-tags tiny-games-with-tags; do
     measure "$f" "$dir/$f.pgn" "$(du -h --apparent-size "$dir/$f.pgn" | cut -f1)" "$j"
   done
   measure "bzip2 of 2000 MB of NUL" "$dir/nul.pgn.bz2" "$(du -h --apparent-size "$dir/nul.pgn.bz2" | cut -f1)" "$j"
   measure "/dev/zero" /dev/zero "endless" "$j"
 done
+# The same section at the end of RESULTS.md, replacing an older one.
+python3 - "$out" bench/RESULTS.md <<'PY'
+import sys
+table, results = open(sys.argv[1]).read(), sys.argv[2]
+text = open(results).read()
+mark = "\n# Peak memory on hostile input\n"
+text = text.split(mark)[0].rstrip("\n") + "\n" + mark.replace("\n# ", "\n## ", 1) + table.split("\n", 1)[1]
+open(results, "w").write(text)
+PY
 cat "$out"

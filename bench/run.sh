@@ -63,6 +63,8 @@ fi
 peaks=""
 for k in "${!peak[@]}"; do peaks+="$k=${peak[$k]} "; done
 
+# bench/hostile.sh's section at the end of RESULTS.md is kept.
+hostile=$(sed -n '/^## Peak memory on hostile input$/,$p' bench/RESULTS.md 2>/dev/null || true)
 python3 - "$work/times.json" "$bytes" "$games" "$slice_bytes" "$slice_games" "$peaks" "$big" > bench/RESULTS.md <<'PY'
 import json, os, platform, subprocess, sys
 times = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
@@ -107,4 +109,5 @@ if big:
     print(f"- Peak RSS on a {int(big[0]) / 1e9:.2f} GB corpus (the corpus 8 times): {int(big[1]) / 1024:.1f} MiB, "
           f"against {int(peaks['arbiter']) / 1024:.1f} MiB on {size / 1e6:.0f} MB")
 PY
+[ -z "$hostile" ] || printf '\n%s\n' "$hostile" >> bench/RESULTS.md
 cat bench/RESULTS.md

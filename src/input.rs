@@ -245,7 +245,12 @@ pub fn open(source: &Source, count: Arc<AtomicU64>) -> io::Result<Opened> {
         Source::Stdin => Box::new(io::stdin()),
         Source::Unlistable(err) => return Err(io::Error::other(err.clone())),
     };
-    let raw = Counting { inner: raw, count };
+    decode(Box::new(Counting { inner: raw, count }))
+}
+
+/// Decompresses (by magic bytes) and decodes (UTF-16) a raw stream, and
+/// normalises its line ends.
+pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Opened> {
     let (head, stream) = peek(raw, 6)?;
     let compression = Compression::detect(&head);
     let decompressed: Box<dyn Read + Send> = match compression {

@@ -56,6 +56,70 @@ fn is_broken_pipe(err: &csv::Error) -> bool {
     matches!(err.kind(), csv::ErrorKind::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
 }
 
+/// Audits one input held in memory (compressed or not) with one thread and
+/// returns both reports and the number of games: the whole path a run takes,
+/// for the fuzz target and its regression tests.
+pub fn audit_bytes(
+    data: &[u8],
+    judging: checks::Judging,
+    raw_csv: bool,
+) -> io::Result<(Vec<u8>, Vec<u8>, u64)> {
+    let mut opened = input::decode(Box::new(io::Cursor::new(data.to_vec())))?;
+    let (findings, games) = (SharedBuf::default(), SharedBuf::default());
+    let mut report = Report::new(
+        Box::new(findings.clone()),
+        Some(Box::new(games.clone())),
+        raw_csv,
+    )
+    .map_err(io::Error::other)?;
+    let mut worker = pipeline::Worker::new(judging, true);
+    let mut number = 0;
+    let mut failed = None;
+    pipeline::read_stream(0, &mut *opened.reader, &mut |piece| {
+        worker.check(piece, &mut |checked| {
+            if let Checked::Games { games, .. } = checked {
+                for game in &games {
+                    number += 1;
+                    if let Err(err) = report.write_game("-", number, game) {
+                        failed = Some(err);
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+    });
+    if let Some(err) = failed {
+        return Err(io::Error::other(err));
+    }
+    report.finish()?;
+    drop(report);
+    Ok((findings.take(), games.take(), number))
+}
+
+/// A writer that a report owns while its creator reads what was written.
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl SharedBuf {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+impl io::Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Standard output closed before the end (`pgn-arbiter ... | head`): a
 /// quiet success, unless a report file was being written, which is then
 /// incomplete and so is not put in place.
@@ -213,5 +277,60 @@ pub fn run(config: &Config) -> Status {
         Status::Findings
     } else {
         Status::Clean
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the fuzz target asserts of every input: strict CSV, one games
+    /// row per game, safe cells.
+    pub fn assert_sound(data: &[u8]) {
+        for edition in [rules::Edition::Fide2023, rules::Edition::Fide1994] {
+            let judging = checks::Judging {
+                edition,
+                ..checks::Judging::default()
+            };
+            let Ok((findings, games, count)) = audit_bytes(data, judging, false) else {
+                return;
+            };
+            for (bytes, width) in [(findings, 16), (games, 18)] {
+                let mut reader = csv::ReaderBuilder::new()
+                    .flexible(false)
+                    .from_reader(&bytes[..]);
+                let mut rows = 0u64;
+                for row in reader.records() {
+                    let row = row.expect("strict CSV");
+                    assert_eq!(row.len(), width);
+                    for cell in &row {
+                        let dashes = !cell.is_empty() && cell.bytes().all(|b| b == b'-');
+                        assert!(
+                            dashes || !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
+                            "{cell:?}"
+                        );
+                        assert!(cell.chars().count() <= report::CELL_MAX);
+                        assert!(!cell.chars().any(|c| c.is_control() && c != '\t'));
+                    }
+                    rows += 1;
+                }
+                if width == 18 {
+                    assert_eq!(rows, count, "one games row per game");
+                }
+            }
+        }
+    }
+
+    /// Inputs the fuzz target once found wrong, kept so they stay right.
+    #[test]
+    fn fuzz_regressions_stay_sound() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            assert_sound(&std::fs::read(&path).unwrap());
+            count += 1;
+        }
+        assert!(count > 0, "no regression inputs in {}", dir.display());
     }
 }

@@ -25,10 +25,6 @@ use crate::{
 /// Bytes of decompressed input per block (a block only ends between games).
 pub const BLOCK_BYTES: usize = 1 << 20;
 
-/// Games per block at most: a block of tiny games (`*` alone) would
-/// otherwise hold hundreds of thousands of results at once.
-pub const BLOCK_GAMES: usize = 2_000;
-
 /// A game larger than this is not read: it gets a `game-too-large` finding
 /// and the input is read on from the next game start, so that a stray `{`
 /// or a stream of junk cannot make the reader hold an archive in memory.
@@ -324,7 +320,16 @@ fn read_input(
             });
         }
     };
-    let reader = &mut *opened.reader;
+    read_stream(index, &mut *opened.reader, emit)
+}
+
+/// Cuts one input's decompressed stream into pieces: blocks of whole
+/// games, games too large, and problems. `emit` returns false to stop.
+pub fn read_stream(
+    index: usize,
+    reader: &mut dyn Read,
+    emit: &mut dyn FnMut(Piece) -> bool,
+) -> bool {
     let mut chunk: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
     let mut line = 1u64;
     // The chunk is filled up to this many bytes; more only while one game
