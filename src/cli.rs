@@ -30,7 +30,8 @@ pub struct Cli {
 
     /// Write the findings report (CSV, one row per finding) to this file
     /// instead of standard output (`-`). A report file appears, whole, only
-    /// when the run completes; never over an input.
+    /// when the run completes (after an unreadable input, as FILE.partial);
+    /// never over an input.
     #[arg(long, value_name = "FILE")]
     pub findings: Option<PathBuf>,
 

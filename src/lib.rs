@@ -255,9 +255,30 @@ pub fn run(config: &Config) -> Status {
         }
         (None, Ok(())) => {}
     }
-    if let Err(err) = commit.commit() {
-        eprintln!("pgn-arbiter: cannot write the report {err}");
-        return Status::Trouble;
+    // A report is put in place only when every input was read and a game
+    // was; after an input problem it is kept beside the target as
+    // NAME.partial, which cannot be taken for a complete report.
+    let summary = &report.summary;
+    let committed = if summary.games == 0 {
+        Ok(Vec::new())
+    } else if summary.problems > 0 {
+        commit.commit_partial()
+    } else {
+        commit.commit().map(|()| Vec::new())
+    };
+    match committed {
+        Ok(partial) => {
+            for path in partial {
+                eprintln!(
+                    "pgn-arbiter: an input could not be read, so the report is left as {} (the previous report, if any, is unchanged)",
+                    path.display()
+                );
+            }
+        }
+        Err(err) => {
+            eprintln!("pgn-arbiter: cannot write the report {err}");
+            return Status::Trouble;
+        }
     }
 
     let summary = &report.summary;

@@ -331,6 +331,39 @@ impl Commit {
     }
 }
 
+impl Commit {
+    /// Keeps the reports of an incomplete run as `NAME.partial` beside
+    /// their targets, which stay as they were. Returns the paths written.
+    pub fn commit_partial(self) -> io::Result<Vec<PathBuf>> {
+        let mut list = pending();
+        let mut written = Vec::new();
+        let mut error = None;
+        for mut p in self.0 {
+            let Some(temp) = p.temp.take() else {
+                continue;
+            };
+            let path = temp.to_path_buf();
+            list.retain(|t| *t != path);
+            let mut name = p.target.file_name().unwrap_or_default().to_os_string();
+            name.push(".partial");
+            let partial = p.target.with_file_name(name);
+            if error.is_some() {
+                continue;
+            }
+            match temp.persist(&partial) {
+                Ok(_) => written.push(partial),
+                Err(e) => {
+                    error = Some(io::Error::new(
+                        e.error.kind(),
+                        format!("{}: {}", partial.display(), e.error),
+                    ))
+                }
+            }
+        }
+        error.map_or(Ok(written), Err)
+    }
+}
+
 impl Drop for Pending {
     fn drop(&mut self) {
         if let Some(temp) = &self.temp {

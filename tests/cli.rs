@@ -550,6 +550,29 @@ fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
     );
     assert_eq!(listing(), ["f.csv", "g.csv"]);
 
+    // A missing input: the previous report stays, the rows of the other
+    // input are kept as f.csv.partial.
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "f.csv", "no-such-file.pgn"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("f.csv.partial"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
+        "yesterday\n"
+    );
+    let partial = fs::read_to_string(tmp.path().join("f.csv.partial")).unwrap();
+    assert!(partial.contains(",illegal-move,"), "{partial}");
+    fs::remove_file(tmp.path().join("f.csv.partial")).unwrap();
+    assert_eq!(listing(), ["f.csv", "g.csv"]);
+
     // SIGTERM while the input is still coming: both reports stay.
     let mut child = bin()
         .current_dir(tmp.path())
@@ -639,6 +662,41 @@ fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
             .starts_with("file,game")
     );
     assert_eq!(listing(), ["f.csv", "g.csv"]);
+}
+
+/// Issue 9: a walk reads each file once, ends in symlink loops and skips
+/// FIFOs with a note.
+#[cfg(unix)]
+#[test]
+fn a_directory_walk_ends_and_skips_what_is_not_a_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("archive");
+    fs::create_dir(&dir).unwrap();
+    fs::copy(fixtures().join("sample.pgn"), dir.join("a.pgn")).unwrap();
+    fs::write(dir.join("a.pgn.sha256"), "junk").unwrap();
+    std::os::unix::fs::symlink(".", dir.join("self")).unwrap();
+    std::os::unix::fs::symlink("..", dir.join("up")).unwrap();
+    let fifo = dir.join("pipe.pgn");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = run_in(
+        tmp.path(),
+        &["--games", "g.csv", "--findings", "/dev/null", "archive"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let games = strict_rows(&fs::read_to_string(tmp.path().join("g.csv")).unwrap());
+    assert_eq!(games.len(), 12);
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("pipe.pgn: skipped, not a regular file"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("already searched"), "{stderr}");
 }
 
 /// Issue 9: checking nothing is not a pass.
