@@ -826,6 +826,14 @@ fn hostile_inputs_are_counted_and_reported_safely() {
         assert_eq!((status, games.len()), (1, 1), "{stderr}");
         assert_eq!(codes(&findings)["game-too-large"], 1);
 
+        let mut line = b"[Event \"one line\"]\n\n".to_vec();
+        line.extend(b"Nf3 Nf6 Ng1 Ng8 ".repeat(400_000));
+        line.extend(b"*\n");
+        let (status, findings, games, _) = audit_generated("line.pgn", &line, jobs);
+        assert_eq!((status, games.len()), (1, 1));
+        assert_eq!(codes(&findings)["game-too-large"], 1);
+        assert_eq!(&games[0][3], "one line");
+
         let mut tags = b"[x]\n".repeat(200_000);
         tags.extend(b"\n1. e4 *\n");
         let (_, findings, games, _) = audit_generated("tags.pgn", &tags, jobs);
@@ -844,6 +852,32 @@ fn hostile_inputs_are_counted_and_reported_safely() {
                 .any(|r| r[14].starts_with("99900 more moves"))
         );
     }
+}
+
+/// Issue 9: an endless stream of zero bytes ends, with one row and a
+/// clear error.
+#[cfg(unix)]
+#[test]
+fn endless_junk_ends_with_an_error() {
+    let out = run_in(
+        &fixtures(),
+        &[
+            "-q",
+            "--games",
+            "/dev/stdout",
+            "--findings",
+            "/dev/null",
+            "/dev/zero",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let games = strict_rows(&text(&out.stdout));
+    assert_eq!(games.len(), 1);
+    assert!(
+        text(&out.stderr).contains("no game start in the 256 MiB"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// Issue 9: old Mac line ends, a byte order mark where two files were

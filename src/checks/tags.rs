@@ -39,7 +39,17 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
         .filter(|(_, _, value)| std::str::from_utf8(value).is_err());
     if let Some((first, name, value)) = not_utf8.next() {
         let mut names = vec![excerpt(name, 20)];
-        names.extend(not_utf8.map(|(_, name, _)| excerpt(name, 20)));
+        let mut more = 0;
+        for (_, name, _) in not_utf8 {
+            if names.len() < 10 {
+                names.push(excerpt(name, 20));
+            } else {
+                more += 1;
+            }
+        }
+        if more > 0 {
+            names.push(format!("{more} more"));
+        }
         findings.push(Finding::new(
             Kind::Encoding,
             game.tag_line(first),
