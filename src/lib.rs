@@ -1,13 +1,17 @@
 //! pgn-arbiter audits PGN chess archives.
 //!
 //! The life of one game: `input` opens the bytes (decompressing by magic
-//! bytes); `pipeline` cuts them into blocks of whole games, using `pgn` (the
-//! only module that knows pgn-reader) to find where games start; a worker
-//! reads each game with `lexer`, which follows pgn-reader's rules and also
-//! says where every tag and move is; `checks` judges the game: tags, starting position
-//! (`checks::setup`), the replay on shakmaty (`replay`), moves and result;
+//! bytes, decoding UTF-16, turning lone carriage returns into line feeds);
+//! `pipeline` cuts them into blocks of whole games, using `pgn` (the only
+//! module that knows pgn-reader) to find where games start; a worker reads
+//! each game with `lexer`, which follows pgn-reader's rules and also says
+//! where every tag and move is; `checks` judges the game: tags, starting
+//! position (`checks::setup`), the replay on shakmaty (`replay`), moves and
+//! result;
 //! each problem becomes a `finding::Finding`; `report` writes both CSV
-//! reports in input order and counts the summary.
+//! reports in input order, with spreadsheet-safe cells, and counts the
+//! summary; `output` puts a report file in place only when the run has
+//! completed, and never over an input.
 //!
 //! Design priorities, in order: never crash or hang on any input; correct on
 //! valid PGN, article by article; every game accounted for, exactly once;
