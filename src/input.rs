@@ -258,7 +258,14 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Opened> {
         Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(stream)),
         Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(stream)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(stream)?),
-        Compression::Xz => Box::new(xz2::read::XzDecoder::new_multi_decoder(stream)),
+        Compression::Xz => {
+            // Concatenated streams, like `new_multi_decoder`, but with a
+            // bound on the dictionary a file may ask for (xz -9 needs 65 MiB).
+            let decoder =
+                xz2::stream::Stream::new_stream_decoder(XZ_MEMORY_LIMIT, xz2::stream::CONCATENATED)
+                    .map_err(io::Error::other)?;
+            Box::new(XzLimited(xz2::read::XzDecoder::new_stream(stream, decoder)))
+        }
     };
     // UTF-16 (with a byte order mark, or a first `[` that is followed or
     // preceded by a zero byte) is decoded to UTF-8.
@@ -281,6 +288,32 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Opened> {
         reader: Box::new(Normalize::new(text)),
         compression,
     })
+}
+
+/// The most memory the xz decoder may take; a file that needs more is an
+/// error, not a way to make the tool allocate gigabytes.
+pub const XZ_MEMORY_LIMIT: u64 = 128 << 20;
+
+/// An xz decoder whose memory-limit error says what it means.
+struct XzLimited<R>(R);
+
+impl<R: Read> Read for XzLimited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|err| {
+            let memlimit = err
+                .get_ref()
+                .and_then(|e| e.downcast_ref::<xz2::stream::Error>())
+                .is_some_and(|e| matches!(e, xz2::stream::Error::MemLimit));
+            if memlimit {
+                io::Error::other(format!(
+                    "xz: decompressing this file needs more than {} MiB of memory (its dictionary is too large); it is not read",
+                    XZ_MEMORY_LIMIT >> 20
+                ))
+            } else {
+                err
+            }
+        })
+    }
 }
 
 /// A stream with its first bytes put back in front of it.
@@ -475,6 +508,23 @@ mod tests {
                 .map(|&b| if b == b'\r' { b'\n' } else { b })
                 .collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn an_xz_file_that_needs_gigabytes_is_refused() {
+        // `1. e4 *` compressed with a 1.5 GiB dictionary (Python's lzma).
+        let xz = [
+            0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00, 0x04, 0xe6, 0xd6, 0xb4, 0x46, 0x02, 0x00,
+            0x21, 0x01, 0x25, 0x00, 0x00, 0x00, 0x3b, 0x78, 0x7b, 0x41, 0x01, 0x00, 0x07, 0x31,
+            0x2e, 0x20, 0x65, 0x34, 0x20, 0x2a, 0x0a, 0x00, 0x33, 0xaa, 0xd4, 0xce, 0x56, 0xa7,
+            0xfd, 0x50, 0x00, 0x01, 0x20, 0x08, 0xbb, 0x19, 0xd9, 0xbb, 0x1f, 0xb6, 0xf3, 0x7d,
+            0x01, 0x00, 0x00, 0x00, 0x00, 0x04, 0x59, 0x5a,
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn.xz");
+        fs::write(&path, xz).unwrap();
+        let err = open(&Source::File(path), Arc::default()).err().unwrap();
+        assert!(err.to_string().contains("needs more than 128 MiB"), "{err}");
     }
 
     #[test]
