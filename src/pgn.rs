@@ -223,14 +223,25 @@ mod tests {
         }
     }
 
-    #[test]
-    fn lexer_agrees_with_pgn_reader_on_the_shared_corpora() {
-        let root = crate::testing::corpora();
+    fn lexer_agrees_below(root: &std::path::Path) -> usize {
         let mut games = 0;
-        for path in crate::testing::plain_pgn_files(&root) {
+        for path in crate::testing::plain_pgn_files(root) {
             let bytes = std::fs::read(&path).unwrap();
             games += assert_lexer_agrees(&path.display().to_string(), &bytes);
         }
+        games
+    }
+
+    #[test]
+    fn lexer_agrees_with_pgn_reader_on_the_fixtures() {
+        let games = lexer_agrees_below(&crate::testing::fixtures());
+        assert!(games > 100, "only {games} games checked");
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/corpora; .ci/run runs it"]
+    fn lexer_agrees_with_pgn_reader_on_the_shared_corpora() {
+        let games = lexer_agrees_below(&crate::testing::corpora());
         assert!(games > 10_000, "only {games} games checked");
     }
 }

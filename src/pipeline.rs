@@ -493,7 +493,9 @@ pub fn run(
         read_inputs(inputs, counter, &mut |piece| worker.check(piece, sink));
         return;
     }
-    let in_flight = jobs * 2 + 2;
+    // Every worker busy, and as many pieces again up to four waiting:
+    // enough slack for the order of completion to vary.
+    let in_flight = jobs + jobs.min(4);
     let (tokens_tx, tokens_rx) = crossbeam_channel::bounded::<()>(in_flight);
     for _ in 0..in_flight {
         let _ = tokens_tx.send(());
@@ -609,7 +611,7 @@ mod tests {
     /// block without a panic, and every game found gets a result.
     #[test]
     fn arbitrary_input_never_panics() {
-        let root = crate::testing::corpora();
+        let root = crate::testing::sample();
         let seeds: Vec<Vec<u8>> = [
             "parser-tests/pgn-extract/fischer.pgn",
             "parser-tests/python-chess/cutechess-fischerrandom.pgn",
@@ -807,7 +809,7 @@ mod tests {
     #[test]
     fn blocks_end_between_games_whatever_the_block_size() {
         // Cutting a file into blocks must not change what is found.
-        let path = crate::testing::corpora().join("parser-tests/pgn-extract/fischer.pgn");
+        let path = crate::testing::sample().join("parser-tests/pgn-extract/fischer.pgn");
         let bytes = std::fs::read(path).unwrap();
         let mut worker = Worker::new(Judging::default(), true);
         let whole = worker.check_block(&Block {

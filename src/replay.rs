@@ -386,13 +386,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn to_move_agrees_with_shakmaty_on_the_shared_corpora() {
-        let root = crate::testing::corpora();
+    /// Moves resolved and positions probed, every move of every game
+    /// below `root` held to shakmaty's answer.
+    fn to_move_agrees_below(root: &std::path::Path, probe_every: usize) -> (usize, usize) {
         let (mut moves, mut tried) = (0usize, 0usize);
         let mut tags = crate::game::Tags::default();
         let mut lexed = Lexed::default();
-        for path in crate::testing::plain_pgn_files(&root) {
+        for path in crate::testing::plain_pgn_files(root) {
             let bytes = std::fs::read(&path).unwrap();
             // Games are cut roughly, before each tag section: enough to
             // have real positions and the moves written in them.
@@ -428,7 +428,7 @@ mod tests {
                         fen(&pos)
                     );
                     moves += 1;
-                    if moves % 2000 == 0 {
+                    if moves % probe_every == 0 {
                         tried += probe(&pos);
                     }
                     match theirs {
@@ -438,6 +438,20 @@ mod tests {
                 }
             }
         }
+        (moves, tried)
+    }
+
+    #[test]
+    fn to_move_agrees_with_shakmaty_on_the_fixtures() {
+        let (moves, tried) = to_move_agrees_below(&crate::testing::fixtures(), 50);
+        assert!(moves > 5_000, "only {moves} moves");
+        assert!(tried > 50_000, "only {tried} probes");
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/corpora; .ci/run runs it"]
+    fn to_move_agrees_with_shakmaty_on_the_shared_corpora() {
+        let (moves, tried) = to_move_agrees_below(&crate::testing::corpora(), 2000);
         assert!(moves > 1_000_000, "only {moves} moves");
         assert!(tried > 1_000_000, "only {tried} probes");
     }

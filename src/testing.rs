@@ -2,8 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-/// The shared corpora, beside the repository. Tests that use them fail
-/// (never skip) when they are missing.
+/// The shared corpora, beside the repository. The tests that read them all
+/// are `#[ignore]`d, so that `cargo test` passes in a lone clone; `.ci/run`
+/// runs them with `--include-ignored`, and they fail (never skip) when the
+/// corpora are missing.
 pub fn corpora() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
     assert!(
@@ -12,6 +14,17 @@ pub fn corpora() -> PathBuf {
         root.display()
     );
     root
+}
+
+/// A few small files of the shared corpora, copied into the fixtures (see
+/// `fixtures/README.md`), for the tests that run everywhere.
+pub fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/corpora-sample")
+}
+
+/// Every fixture, the sample among them.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
 /// Every uncompressed PGN file below `root`, sorted.
