@@ -123,6 +123,8 @@ kinds! {
     UnexplainedWinUnwinnable => "unexplained-win-unwinnable", Warning, "FIDE 2023 5.1";
     /// A game larger than the tool reads; it is not checked.
     GameTooLarge => "game-too-large", Error, "pgn-arbiter limit";
+    /// A move written in a form PGN does not use, read as it plainly means.
+    NonStandardSan => "non-standard-san", Warning, "PGN 8.2.3";
 }
 
 impl fmt::Display for Kind {
@@ -237,6 +239,7 @@ mod tests {
                 "bare-king-win",
                 "unexplained-win-unwinnable",
                 "game-too-large",
+                "non-standard-san",
             ]
         );
     }

@@ -24,6 +24,7 @@ pub mod finding;
 pub mod game;
 pub mod history;
 pub mod input;
+pub mod lenient;
 pub mod lexer;
 pub mod output;
 pub mod pgn;

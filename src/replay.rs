@@ -8,7 +8,13 @@ use shakmaty::{
     san::{San, SanError, SanPlus, Suffix},
 };
 
-use crate::{finding::MAX_LISTED, history::History, lexer::SanToken, rules::Edition};
+use crate::{
+    finding::MAX_LISTED,
+    history::History,
+    lenient::{self, Form},
+    lexer::SanToken,
+    rules::Edition,
+};
 
 /// Why a move could not be played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +46,19 @@ pub struct SuffixIssue {
     pub board: Option<Suffix>,
 }
 
+/// A move written in a form PGN does not use, read as it plainly means.
+#[derive(Debug, Clone)]
+pub struct ReadingIssue {
+    /// Index of the move in the mainline.
+    pub index: usize,
+    /// The position before the move.
+    pub before: Chess,
+    /// The move it was read as.
+    pub played: Move,
+    /// How it was written.
+    pub form: Form,
+}
+
 /// The outcome of replaying a mainline.
 #[derive(Debug, Clone)]
 pub struct Replay {
@@ -54,6 +73,10 @@ pub struct Replay {
     /// Moves with a wrong suffix beyond those: how many, and the first's
     /// index.
     pub suffix_more: (usize, usize),
+    /// Moves read by a plain reading (`lenient`), the first `MAX_LISTED`.
+    pub readings: Vec<ReadingIssue>,
+    /// Readings beyond those: how many, and the first's index.
+    pub readings_more: (usize, usize),
 }
 
 /// Plays `moves` from `start` until one is not legal, recording the
@@ -68,9 +91,27 @@ pub fn replay(
     let mut pos = start.clone();
     let mut suffix_issues = Vec::new();
     let mut suffix_more = (0, 0);
+    let mut readings = Vec::new();
+    let mut readings_more = (0, 0);
     for (index, token) in moves.iter().enumerate() {
-        let m = match to_move(token.san.san, &pos) {
-            Ok(m) => m,
+        let m = match lenient::resolve(token.san.san, &pos) {
+            Ok((m, None)) => m,
+            Ok((m, Some(form))) => {
+                if readings.len() < MAX_LISTED {
+                    readings.push(ReadingIssue {
+                        index,
+                        before: pos.clone(),
+                        played: m,
+                        form,
+                    });
+                } else {
+                    if readings_more.0 == 0 {
+                        readings_more.1 = index;
+                    }
+                    readings_more.0 += 1;
+                }
+                m
+            }
             Err(err) => {
                 let failure = match err {
                     SanError::IllegalSan => Failure::Illegal,
@@ -83,6 +124,8 @@ pub fn replay(
                     stopped: Some(Stopped { index, failure }),
                     suffix_issues,
                     suffix_more,
+                    readings,
+                    readings_more,
                 };
             }
         };
@@ -122,6 +165,8 @@ pub fn replay(
         stopped: None,
         suffix_issues,
         suffix_more,
+        readings,
+        readings_more,
     }
 }
 

@@ -360,6 +360,7 @@ mod tests {
                 Kind::UnterminatedComment,
             ),
             (format!("{TAGS}\n1. e4 1-0 2. d4"), Kind::TextAfterResult),
+            (format!("{TAGS}\n1. e4 d5 2. ed5 1-0"), Kind::NonStandardSan),
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (
                 fen(

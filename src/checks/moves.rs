@@ -3,11 +3,15 @@
 //! (PGN 8.2), text after the termination marker and unclosed comments
 //! (PGN 8.2.6, 5), and wrong check or mate suffixes (PGN 8.2.3.5).
 
-use shakmaty::{Chess, Position, san::San, san::Suffix};
+use shakmaty::{
+    Chess, Position,
+    san::{San, SanPlus, Suffix},
+};
 
 use crate::{
     finding::{Finding, Kind, MAX_LISTED, MoveRef},
     game::RawGame,
+    lenient,
     lexer::{SanToken, StopKind},
     replay::{self, Failure, Replay},
 };
@@ -50,6 +54,33 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
                 .with_fen(replay::fen(&issue.before)),
         );
     }
+    for reading in &replayed.readings {
+        let Some(token) = sans.get(reading.index) else {
+            continue;
+        };
+        let text = game.text(token.start, token.end);
+        let standard = San::from_move(&reading.before, reading.played);
+        findings.push(
+            Finding::new(
+                Kind::NonStandardSan,
+                token.line,
+                format!("'{text}' is read as {standard}: {}.", reading.form.rule()),
+            )
+            .at_move(token_ref(game, &reading.before, reading.index, token))
+            .with_fen(replay::fen(&reading.before)),
+        );
+    }
+    let (more, first) = replayed.readings_more;
+    if let Some(token) = sans.get(first).filter(|_| more > 0) {
+        findings.push(Finding::new(
+            Kind::NonStandardSan,
+            token.line,
+            format!(
+                "{more} more moves of this game, from '{}' on, are not written in standard SAN; only the first {MAX_LISTED} are listed.",
+                game.text(token.start, token.end)
+            ),
+        ));
+    }
     let (more, first) = replayed.suffix_more;
     if let Some(token) = sans.get(first).filter(|_| more > 0) {
         findings.push(Finding::new(
@@ -72,7 +103,19 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
     let mover = replay::side(pos.turn());
     let (kind, message) = match stopped.failure {
         Failure::Ambiguous => {
-            let options = replay::candidates(pos, &token.san);
+            // The plain reading may be the one that fits twice.
+            let mut options = replay::candidates(pos, &token.san);
+            if options.is_empty()
+                && let Some((flipped, _)) = lenient::flip_capture(token.san.san)
+            {
+                options = replay::candidates(
+                    pos,
+                    &SanPlus {
+                        san: flipped,
+                        suffix: None,
+                    },
+                );
+            }
             (
                 Kind::AmbiguousMove,
                 format!(

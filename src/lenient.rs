@@ -1,0 +1,191 @@
+//! Import leniency: the one place that decides how a move written in a form
+//! PGN does not use is read, when its meaning is plain (PGN 8.2.3: import
+//! software should accept such text; export writes standard SAN).
+//!
+//! A move is first resolved strictly. When that finds no legal move, the
+//! plain readings are tried in turn, and the first that names exactly one
+//! legal move is taken:
+//!
+//! 1. a from-square and a to-square (long algebraic or UCI without the
+//!    piece letter): `g1f3`, `e1g1` (castling), `e4d5`;
+//! 2. the capture mark the other way round: `Ne5` or `ed5` that takes,
+//!    `Nxe5` to an empty square.
+//!
+//! A reading that fits two legal moves is `Ambiguous`, never a guess. A
+//! pawn move written with its from-square (`e2e4`) resolves strictly but is
+//! long notation all the same, and is reported as such. Every move read
+//! this way carries a `Reading`, which `checks::moves` reports as
+//! `non-standard-san` with the standard form.
+
+use shakmaty::{
+    Chess, Move, Role, Square,
+    san::{San, SanError},
+    uci::UciMove,
+};
+
+use crate::replay::to_move;
+
+/// Why a move is not in standard form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// A capture written without `x`.
+    CaptureWithoutMark,
+    /// `x` written for a move that takes nothing.
+    MarkWithoutCapture,
+    /// Long algebraic or UCI: the from-square and the to-square.
+    Squares,
+}
+
+impl Form {
+    /// What PGN writes instead, for messages.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Form::CaptureWithoutMark => "PGN writes a capture with 'x'",
+            Form::MarkWithoutCapture => "PGN writes 'x' only for a capture",
+            Form::Squares => {
+                "PGN writes the piece letter and the target square, with the from-file or rank only when two pieces could go there"
+            }
+        }
+    }
+}
+
+/// The move a written SAN names in `pos`, strictly or by a plain reading,
+/// and which reading it took (`None`: standard form).
+pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> {
+    let failed = match to_move(san, pos) {
+        Ok(m) => {
+            let long = matches!(
+                san,
+                San::Normal {
+                    role: Role::Pawn,
+                    file: Some(_),
+                    rank: Some(_),
+                    ..
+                }
+            );
+            return Ok((m, long.then_some(Form::Squares)));
+        }
+        Err(SanError::AmbiguousSan) => return Err(SanError::AmbiguousSan),
+        Err(err) => err,
+    };
+    // Long notation is read as the squares it names first: `e4d5` is a
+    // capture written in squares, not a SAN without its `x`.
+    if let San::Normal {
+        role: Role::Pawn,
+        file: Some(file),
+        rank: Some(rank),
+        to,
+        promotion,
+        ..
+    } = san
+    {
+        let uci = UciMove::Normal {
+            from: Square::from_coords(file, rank),
+            to,
+            promotion,
+        };
+        if let Ok(m) = uci.to_move(pos) {
+            return Ok((m, Some(Form::Squares)));
+        }
+    }
+    if let Some((flipped, form)) = flip_capture(san) {
+        match to_move(flipped, pos) {
+            Ok(m) => return Ok((m, Some(form))),
+            Err(SanError::AmbiguousSan) => return Err(SanError::AmbiguousSan),
+            Err(SanError::IllegalSan) => {}
+        }
+    }
+    Err(failed)
+}
+
+/// The same move with the capture mark the other way round, and what that
+/// says about how it was written.
+pub fn flip_capture(san: San) -> Option<(San, Form)> {
+    match san {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => Some((
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture: !capture,
+                to,
+                promotion,
+            },
+            if capture {
+                Form::MarkWithoutCapture
+            } else {
+                Form::CaptureWithoutMark
+            },
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// Each written form, in a position, and what it is read as.
+    #[test]
+    fn plain_readings() {
+        // White: Ng1, Nc3, pawns e4; black pawns d5, e5 (en passant on d6
+        // after ...d7-d5 is set in the FEN where needed).
+        let open = position("rnbqkbnr/ppp2ppp/8/3pp3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq d6 0 3");
+        let castle = position("r3k2r/pppq1ppp/2n2n2/4p3/4P3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 8");
+        let promote = position("8/4P1k1/8/8/8/8/5K2/8 w - - 0 1");
+        let two_knights = position("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+        type Want = Result<(&'static str, Option<Form>), SanError>;
+        let cases: &[(&Chess, &str, Want)] = &[
+            (&open, "exd5", Ok(("exd5", None))),
+            (&open, "ed5", Ok(("exd5", Some(Form::CaptureWithoutMark)))),
+            (&open, "Nd5", Ok(("Nxd5", Some(Form::CaptureWithoutMark)))),
+            (&open, "Nxf3", Ok(("Nf3", Some(Form::MarkWithoutCapture)))),
+            (&open, "Nf3", Ok(("Nf3", None))),
+            (&open, "g1f3", Ok(("Nf3", Some(Form::Squares)))),
+            (&open, "e4d5", Ok(("exd5", Some(Form::Squares)))),
+            (&open, "a2a4", Ok(("a4", Some(Form::Squares)))),
+            (&open, "Nd6", Err(SanError::IllegalSan)),
+            (&open, "g1g3", Err(SanError::IllegalSan)),
+            (&castle, "e1g1", Ok(("O-O", Some(Form::Squares)))),
+            (&castle, "e1c1", Ok(("O-O-O", Some(Form::Squares)))),
+            // Both knights reach the empty d2: `Nxd2`'s plain reading fits
+            // both, so it stays ambiguous.
+            (&two_knights, "Nd2", Err(SanError::AmbiguousSan)),
+            (&two_knights, "Nxd2", Err(SanError::AmbiguousSan)),
+            (&two_knights, "Nbd2", Ok(("Nbd2", None))),
+            (&promote, "e7e8=Q", Ok(("e8=Q", Some(Form::Squares)))),
+            (&promote, "e8=N", Ok(("e8=N", None))),
+        ];
+        for (pos, written, want) in cases {
+            let san: San = written.parse().unwrap();
+            let got =
+                resolve(san, pos).map(|(m, form)| (San::from_move(*pos, m).to_string(), form));
+            let want = want.clone().map(|(s, form)| (s.to_owned(), form));
+            assert_eq!(got, want, "{written}");
+        }
+    }
+
+    #[test]
+    fn en_passant_without_the_capture_mark() {
+        let pos = position("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+        let san: San = "ef6".parse().unwrap();
+        let (m, form) = resolve(san, &pos).unwrap();
+        assert!(m.is_en_passant());
+        assert_eq!(form, Some(Form::CaptureWithoutMark));
+    }
+}
