@@ -21,7 +21,10 @@
 //! blank line is the next game's (header-only games, as in broadcast
 //! exports). `pgn::last_game_start` cuts blocks only where both agree.
 
-use crate::game::Tags;
+use crate::{
+    game::Tags,
+    lenient::{self, Form},
+};
 use shakmaty::{
     Color, KnownOutcome, Outcome,
     san::{San, SanPlus, Suffix},
@@ -38,6 +41,9 @@ pub struct SanToken {
     pub start: usize,
     /// End of the token (exclusive).
     pub end: usize,
+    /// How the token departs from standard SAN, when the lexer read it by
+    /// a plain reading (`lenient::read_token`).
+    pub form: Option<Form>,
 }
 
 /// Why the mainline stopped being readable before its end.
@@ -603,7 +609,8 @@ impl Lexed {
                                 san: San::Castle(side),
                                 suffix,
                             };
-                            self.san(san, line, start, cur.pos);
+                            // PGN writes castling with the letter O.
+                            self.san(san, line, start, cur.pos, Some(Form::Castling));
                         } else {
                             self.unreadable(cur, line, start);
                         }
@@ -679,10 +686,10 @@ impl Lexed {
                     Ok((san, n)) => {
                         cur.skip(n);
                         if cur.peek().is_none_or(is_token_end) {
-                            self.san(san, line, start, cur.pos);
+                            self.san(san, line, start, cur.pos, None);
                         } else {
                             let end = cur.token_end();
-                            self.unreadable_token(line, start, end);
+                            self.lenient_or_unreadable(cur, line, start, end);
                         }
                     }
                     Err(_) => {
@@ -690,9 +697,13 @@ impl Lexed {
                             cur.skip(n);
                         } else {
                             // pgn-reader skips one byte, then to the token end.
-                            cur.skip(1);
-                            let end = cur.token_end();
-                            self.unreadable_token(line, start, end);
+                            let probe = Cursor {
+                                bytes: cur.bytes,
+                                pos: start + 1,
+                                line,
+                            };
+                            let end = probe.token_end();
+                            self.lenient_or_unreadable(cur, line, start, end);
                             cur.pos = end;
                         }
                     }
@@ -701,7 +712,7 @@ impl Lexed {
         }
     }
 
-    fn san(&mut self, san: SanPlus, line: u64, start: usize, end: usize) {
+    fn san(&mut self, san: SanPlus, line: u64, start: usize, end: usize, form: Option<Form>) {
         if self.stop.is_some() {
             return;
         }
@@ -719,7 +730,19 @@ impl Lexed {
             line,
             start,
             end,
+            form,
         });
+    }
+
+    /// A token pgn-reader skips: read as it plainly means when it has a
+    /// plain reading (`lenient::read_token`), else the first unreadable
+    /// token. Either way the cursor moves past it.
+    fn lenient_or_unreadable(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize, end: usize) {
+        match lenient::read_token(cur.bytes.get(start..end).unwrap_or_default()) {
+            Some((san, form)) => self.san(san, line, start, end, Some(form)),
+            None => self.unreadable_token(line, start, end),
+        }
+        cur.pos = end;
     }
 
     /// A mainline comment from `start` to `end`.

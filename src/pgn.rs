@@ -183,7 +183,14 @@ mod tests {
             }
             assert_eq!(ours, mainline.tags, "{name} game {count}: tags");
             assert_eq!(lexed.tag_lines.len(), ours.len(), "{name} game {count}");
-            let sans: Vec<SanPlus> = lexed.sans.iter().map(|t| t.san).collect();
+            // Tokens pgn-reader skips but the lexer reads by a plain reading
+            // (`o-o`, `e8Q`; not `0-0`, which pgn-reader reads too).
+            let sans: Vec<SanPlus> = lexed
+                .sans
+                .iter()
+                .filter(|t| t.form.is_none() || bytes.get(t.start) == Some(&b'0'))
+                .map(|t| t.san)
+                .collect();
             if lexed.stop.is_none() {
                 assert_eq!(sans, mainline.sans, "{name} game {count}: moves");
                 assert_eq!(

@@ -94,7 +94,11 @@ pub fn replay(
     let mut readings = Vec::new();
     let mut readings_more = (0, 0);
     for (index, token) in moves.iter().enumerate() {
-        let m = match lenient::resolve(token.san.san, &pos) {
+        // How the lexer read the token comes first: `Ng1-f3` resolves
+        // strictly once read, but is long notation all the same.
+        let resolved =
+            lenient::resolve(token.san.san, &pos).map(|(m, form)| (m, token.form.or(form)));
+        let m = match resolved {
             Ok((m, None)) => m,
             Ok((m, Some(form))) => {
                 if readings.len() < MAX_LISTED {

@@ -59,7 +59,7 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
             continue;
         };
         let text = game.text(token.start, token.end);
-        let standard = San::from_move(&reading.before, reading.played);
+        let standard = SanPlus::from_move(reading.before.clone(), reading.played);
         findings.push(
             Finding::new(
                 Kind::NonStandardSan,
