@@ -86,7 +86,7 @@ pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<F
         ),
         BoardEnd::DeadPosition => (
             Kind::ResultContradictsDeadPosition,
-            "the game reached a position where neither side has the material to checkmate (dead position)".to_owned(),
+            "the game reached a position where neither side can checkmate by any series of legal moves (dead position)".to_owned(),
         ),
         BoardEnd::Fivefold => (
             Kind::ResultContradictsFivefold,
