@@ -104,13 +104,13 @@ pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Notes) {
 
 /// A file's identity: device and inode.
 #[cfg(unix)]
-fn identity(meta: &fs::Metadata) -> Option<(u64, u64)> {
+pub fn identity(meta: &fs::Metadata) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     Some((meta.dev(), meta.ino()))
 }
 
 #[cfg(not(unix))]
-fn identity(_meta: &fs::Metadata) -> Option<(u64, u64)> {
+pub fn identity(_meta: &fs::Metadata) -> Option<(u64, u64)> {
     None
 }
 

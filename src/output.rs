@@ -19,7 +19,7 @@ use std::{
 
 use tempfile::TempPath;
 
-use crate::input::{self, Input, Source};
+use crate::input::{self, Input, Source, identity};
 
 /// Where a report goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,18 +47,6 @@ impl Output {
             Output::File(path) => path.display().to_string(),
         }
     }
-}
-
-/// A file's identity: device and inode.
-#[cfg(unix)]
-fn identity(meta: &fs::Metadata) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-fn identity(_meta: &fs::Metadata) -> Option<(u64, u64)> {
-    None
 }
 
 /// The identity of what standard input reads, when it is a file.
@@ -304,12 +292,29 @@ impl Commit {
 
     /// Makes every report file durable and renames it over its target.
     pub fn commit(self) -> io::Result<()> {
+        self.rename(|target| target.to_path_buf()).map(drop)
+    }
+
+    /// Keeps the reports of an incomplete run as `NAME.partial` beside
+    /// their targets, which stay as they were. Returns the paths written.
+    pub fn commit_partial(self) -> io::Result<Vec<PathBuf>> {
+        self.rename(|target| {
+            let mut name = target.file_name().unwrap_or_default().to_os_string();
+            name.push(".partial");
+            target.with_file_name(name)
+        })
+    }
+
+    /// Syncs every temporary file and renames it to `to(target)`; after
+    /// the first failure the rest are removed. Returns the paths written.
+    fn rename(self, to: impl Fn(&Path) -> PathBuf) -> io::Result<Vec<PathBuf>> {
         for p in &self.0 {
             p.file.sync_all()?;
         }
         // Hold the list so that a signal cannot remove files mid-way. Every
         // temporary is taken out of its `Pending`, so no drop locks it again.
         let mut list = pending();
+        let mut written = Vec::new();
         let mut error = None;
         for mut p in self.0 {
             let Some(temp) = p.temp.take() else {
@@ -320,43 +325,14 @@ impl Commit {
             if error.is_some() {
                 continue; // Dropping `temp` removes the file.
             }
-            if let Err(e) = temp.persist(&p.target) {
-                error = Some(io::Error::new(
-                    e.error.kind(),
-                    format!("{}: {}", p.target.display(), e.error),
-                ));
-            }
-        }
-        error.map_or(Ok(()), Err)
-    }
-}
-
-impl Commit {
-    /// Keeps the reports of an incomplete run as `NAME.partial` beside
-    /// their targets, which stay as they were. Returns the paths written.
-    pub fn commit_partial(self) -> io::Result<Vec<PathBuf>> {
-        let mut list = pending();
-        let mut written = Vec::new();
-        let mut error = None;
-        for mut p in self.0 {
-            let Some(temp) = p.temp.take() else {
-                continue;
-            };
-            let path = temp.to_path_buf();
-            list.retain(|t| *t != path);
-            let mut name = p.target.file_name().unwrap_or_default().to_os_string();
-            name.push(".partial");
-            let partial = p.target.with_file_name(name);
-            if error.is_some() {
-                continue;
-            }
-            match temp.persist(&partial) {
-                Ok(_) => written.push(partial),
+            let dest = to(&p.target);
+            match temp.persist(&dest) {
+                Ok(_) => written.push(dest),
                 Err(e) => {
                     error = Some(io::Error::new(
                         e.error.kind(),
-                        format!("{}: {}", partial.display(), e.error),
-                    ))
+                        format!("{}: {}", dest.display(), e.error),
+                    ));
                 }
             }
         }

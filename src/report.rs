@@ -58,6 +58,39 @@ pub fn cell(text: &str, raw: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Reads a report back as strict CSV (every row as wide as the header) and
+/// checks every cell as `cell` promises it: never a formula, no control
+/// character but tab, at most `CELL_MAX` characters. Returns the rows after
+/// the header. For the fuzz target and the tests.
+pub fn read_back(bytes: &[u8]) -> Result<Vec<csv::StringRecord>, String> {
+    let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(bytes);
+    let width = reader.headers().map_err(|e| e.to_string())?.len();
+    let mut rows = Vec::new();
+    for row in reader.records() {
+        let row = row.map_err(|e| e.to_string())?;
+        if row.len() != width {
+            return Err(format!(
+                "a row of {} cells under {width} columns",
+                row.len()
+            ));
+        }
+        for text in &row {
+            let dashes = !text.is_empty() && text.bytes().all(|b| b == b'-');
+            if !dashes && text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+                return Err(format!("a cell a spreadsheet would run: {text:?}"));
+            }
+            if text.chars().count() > CELL_MAX {
+                return Err(format!("a cell of {} characters", text.chars().count()));
+            }
+            if text.chars().any(|c| c.is_control() && c != '\t') {
+                return Err(format!("a control character in {text:?}"));
+            }
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
 /// The findings report's columns, in order.
 pub const FINDINGS_HEADER: [&str; 16] = [
     "file", "game", "line", "white", "black", "date", "round", "result", "ply", "move", "san",

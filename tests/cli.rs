@@ -381,6 +381,21 @@ fn whole_corpora_one_row_per_game_and_same_output_for_any_thread_count() {
     }
 }
 
+/// Runs a command, reads the first bytes of its standard output, then closes
+/// the pipe, as `| head` does.
+fn close_stdout_early(mut command: Command) -> Output {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn a_closed_output_pipe_ends_quietly() {
     let tmp = tempfile::tempdir().unwrap();
@@ -390,19 +405,9 @@ fn a_closed_output_pipe_ends_quietly() {
         fs::read(fixtures().join("sample.pgn")).unwrap().repeat(300),
     )
     .unwrap();
-    let mut child = bin()
-        .args(["-j", "2"])
-        .arg(&big)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Read the header only, then close the pipe.
-    let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 16];
-    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
-    drop(stdout);
-    let out = child.wait_with_output().unwrap();
+    let mut command = bin();
+    command.args(["-j", "2"]).arg(&big);
+    let out = close_stdout_early(command);
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
@@ -653,18 +658,11 @@ fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
     // A games report while standard output closes early: not put in place.
     let big = tmp.path().join("big.txt");
     fs::write(&big, fs::read(&sample).unwrap().repeat(300)).unwrap();
-    let mut child = bin()
+    let mut command = bin();
+    command
         .current_dir(tmp.path())
-        .args(["-j", "2", "--games", "g.csv", "big.txt"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = child.stdout.take().unwrap();
-    let mut first = [0u8; 16];
-    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
-    drop(stdout);
-    let out = child.wait_with_output().unwrap();
+        .args(["-j", "2", "--games", "g.csv", "big.txt"]);
+    let out = close_stdout_early(command);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("not written"),
@@ -760,32 +758,10 @@ fn a_run_that_reads_no_game_exits_2() {
     assert!(text(&out.stderr).contains("per core"));
 }
 
-/// Every cell of a report: parsed strictly (each row as long as the
-/// header), never a formula, never longer than the cap.
+/// Every row of a report, read back strictly with every cell checked
+/// (`report::read_back`).
 fn strict_rows(csv_text: &str) -> Vec<csv::StringRecord> {
-    let mut reader = csv::ReaderBuilder::new()
-        .flexible(false)
-        .from_reader(csv_text.as_bytes());
-    let width = reader.headers().unwrap().len();
-    let mut rows = Vec::new();
-    for row in reader.records() {
-        let row = row.unwrap();
-        assert_eq!(row.len(), width);
-        for cell in &row {
-            let dashes = !cell.is_empty() && cell.bytes().all(|b| b == b'-');
-            assert!(
-                dashes || !cell.starts_with(['=', '+', '-', '@', '\t', '\r']),
-                "a formula: {cell:?}"
-            );
-            assert!(cell.chars().count() <= 1000, "{} characters", cell.len());
-            assert!(
-                !cell.chars().any(|c| c.is_control() && c != '\t'),
-                "{cell:?}"
-            );
-        }
-        rows.push(row);
-    }
-    rows
+    pgn_arbiter::report::read_back(csv_text.as_bytes()).unwrap()
 }
 
 /// Runs the tool on generated input with both reports: exit status and
