@@ -125,6 +125,8 @@ kinds! {
     GameTooLarge => "game-too-large", Error, "pgn-arbiter limit";
     /// A move written in a form PGN does not use, read as it plainly means.
     NonStandardSan => "non-standard-san", Warning, "PGN 8.2.3";
+    /// Movetext other than moves read, but not as PGN writes it (`$256`, `½-½`).
+    NonStandardMovetext => "non-standard-movetext", Warning, "PGN 8.2";
 }
 
 impl fmt::Display for Kind {
@@ -240,6 +242,7 @@ mod tests {
                 "unexplained-win-unwinnable",
                 "game-too-large",
                 "non-standard-san",
+                "non-standard-movetext",
             ]
         );
     }

@@ -106,6 +106,28 @@ pub struct BadTag {
     pub line_start: usize,
 }
 
+/// Movetext that is read, but not as PGN writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oddity {
+    /// A NAG above `$255`: ignored, like any NAG.
+    NagOutOfRange,
+    /// `½-½`: read as the draw `1/2-1/2`.
+    HalfSigns,
+}
+
+/// Where an oddity is.
+#[derive(Debug, Clone, Copy)]
+pub struct Odd {
+    /// What it is.
+    pub what: Oddity,
+    /// 1-based line.
+    pub line: u64,
+    /// Byte range of the token within the game's bytes.
+    pub start: usize,
+    /// End of the token (exclusive).
+    pub end: usize,
+}
+
 /// The game termination marker.
 #[derive(Debug, Clone, Copy)]
 pub struct Marker {
@@ -134,6 +156,11 @@ pub struct Lexed {
     pub marker: Option<Marker>,
     /// Line of a `{` that is never closed.
     pub unterminated_comment: Option<u64>,
+    /// Movetext read but not written as PGN writes it, the first
+    /// `MAX_LISTED`, and how many more.
+    pub odd: Vec<Odd>,
+    /// Oddities beyond those listed.
+    pub odd_more: usize,
     /// The line where the game ends (the next game's first line).
     pub end_line: u64,
     /// Where the next game's tags begin, if this game has tags only and the
@@ -386,6 +413,8 @@ impl Lexed {
         self.stop = None;
         self.marker = None;
         self.unterminated_comment = None;
+        self.odd.clear();
+        self.odd_more = 0;
         self.tag_break = None;
         self.names.clear();
         self.recent_comments = [None; 3];
@@ -645,6 +674,7 @@ impl Lexed {
                     cur.skip(1);
                     if cur.eat(b"\xbd") && cur.eat_dash() && cur.eat("½".as_bytes()) {
                         self.outcome(Outcome::Known(KnownOutcome::Draw), line, start, cur.pos);
+                        self.odd(Oddity::HalfSigns, line, start, cur.pos);
                     } else {
                         self.unreadable(cur, line, start);
                     }
@@ -667,7 +697,12 @@ impl Lexed {
                     let end = cur.token_end();
                     let digits = cur.bytes.get(cur.pos..end).unwrap_or_default();
                     if btoi::btou::<u8>(digits).is_err() {
-                        self.unreadable_token(line, start, end);
+                        // Digits that only overflow are plainly a NAG.
+                        if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+                            self.odd(Oddity::NagOutOfRange, line, start, end);
+                        } else {
+                            self.unreadable_token(line, start, end);
+                        }
                     }
                     cur.pos = end;
                 }
@@ -743,6 +778,23 @@ impl Lexed {
             None => self.unreadable_token(line, start, end),
         }
         cur.pos = end;
+    }
+
+    /// Records an oddity of the mainline (not after its end).
+    fn odd(&mut self, what: Oddity, line: u64, start: usize, end: usize) {
+        if self.stop.is_some() {
+            return;
+        }
+        if self.odd.len() < crate::finding::MAX_LISTED {
+            self.odd.push(Odd {
+                what,
+                line,
+                start,
+                end,
+            });
+        } else {
+            self.odd_more += 1;
+        }
     }
 
     /// A mainline comment from `start` to `end`.

@@ -361,6 +361,10 @@ mod tests {
             ),
             (format!("{TAGS}\n1. e4 1-0 2. d4"), Kind::TextAfterResult),
             (format!("{TAGS}\n1. e4 d5 2. ed5 1-0"), Kind::NonStandardSan),
+            (
+                format!("{TAGS}\n1. e4 $256 e5 1-0"),
+                Kind::NonStandardMovetext,
+            ),
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (
                 fen(

@@ -12,7 +12,7 @@ use crate::{
     finding::{Finding, Kind, MAX_LISTED, MoveRef},
     game::RawGame,
     lenient,
-    lexer::{SanToken, StopKind},
+    lexer::{Oddity, SanToken, StopKind},
     replay::{self, Failure, Replay},
 };
 
@@ -187,6 +187,28 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
                 san: game.text(stop.start, stop.end),
             }),
         });
+    }
+    for odd in &lexed.odd {
+        let text = game.text(odd.start, odd.end);
+        let message = match odd.what {
+            Oddity::NagOutOfRange => format!(
+                "'{text}' is no NAG (they run from $0 to $255, PGN 8.2.4); it is ignored like one."
+            ),
+            Oddity::HalfSigns => format!(
+                "'{text}' is read as the draw 1/2-1/2, the termination marker PGN writes (PGN 8.2.6)."
+            ),
+        };
+        findings.push(Finding::new(Kind::NonStandardMovetext, odd.line, message));
+    }
+    if lexed.odd_more > 0 {
+        findings.push(Finding::new(
+            Kind::NonStandardMovetext,
+            lexed.odd.last().map_or(game.line, |o| o.line),
+            format!(
+                "{} more tokens of this game after this line are not written as PGN writes them; only the first {MAX_LISTED} are listed.",
+                lexed.odd_more
+            ),
+        ));
     }
     if let Some(line) = lexed.unterminated_comment {
         findings.push(Finding::new(
