@@ -127,6 +127,8 @@ kinds! {
     NonStandardSan => "non-standard-san", Warning, "PGN 8.2.3";
     /// Movetext other than moves read, but not as PGN writes it (`$256`, `½-½`).
     NonStandardMovetext => "non-standard-movetext", Warning, "PGN 8.2";
+    /// A move number that is not the number of the move it stands before.
+    MoveNumber => "move-number", Warning, "PGN 8.2.2.1";
 }
 
 impl fmt::Display for Kind {
@@ -243,6 +245,7 @@ mod tests {
                 "game-too-large",
                 "non-standard-san",
                 "non-standard-movetext",
+                "move-number",
             ]
         );
     }

@@ -161,6 +161,9 @@ pub struct Lexed {
     pub odd: Vec<Odd>,
     /// Oddities beyond those listed.
     pub odd_more: usize,
+    /// The mainline's move numbers: the index of the move that follows,
+    /// the number, and its line.
+    pub numbers: Vec<(usize, u32, u64)>,
     /// The line where the game ends (the next game's first line).
     pub end_line: u64,
     /// Where the next game's tags begin, if this game has tags only and the
@@ -415,6 +418,7 @@ impl Lexed {
         self.unterminated_comment = None;
         self.odd.clear();
         self.odd_more = 0;
+        self.numbers.clear();
         self.tag_break = None;
         self.names.clear();
         self.recent_comments = [None; 3];
@@ -667,6 +671,7 @@ impl Lexed {
                         }
                     } else {
                         skip_move_number_tail(cur);
+                        self.move_number(cur.bytes, line, start);
                     }
                 }
                 0xc2 => {
@@ -682,6 +687,7 @@ impl Lexed {
                 b'2'..=b'9' => {
                     cur.skip(1);
                     skip_move_number_tail(cur);
+                    self.move_number(cur.bytes, line, start);
                 }
                 b'(' => {
                     cur.skip(1);
@@ -778,6 +784,21 @@ impl Lexed {
             None => self.unreadable_token(line, start, end),
         }
         cur.pos = end;
+    }
+
+    /// Records a mainline move number starting at `start`.
+    fn move_number(&mut self, bytes: &[u8], line: u64, start: usize) {
+        if self.stop.is_some() || self.marker.is_some() {
+            return;
+        }
+        let rest = bytes.get(start..).unwrap_or_default();
+        let end = rest
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if let Ok(number) = btoi::btou::<u32>(&rest[..end]) {
+            self.numbers.push((self.sans.len(), number, line));
+        }
     }
 
     /// Records an oddity of the mainline (not after its end).

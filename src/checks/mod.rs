@@ -148,6 +148,7 @@ pub fn audit(
     let replayed = replay::replay(&start, &game.lexed.sans, history, edition);
     moves::check_replay(game, &replayed, findings);
     moves::check_tokens(game, Some(&replayed), findings);
+    moves::check_numbers(game, &start, findings);
     draws::check(game, &replayed, history, edition, findings);
     // An automatic end comes first: what follows it does not count.
     let decided = if let Some(end) = &history.end {
@@ -365,6 +366,7 @@ mod tests {
                 format!("{TAGS}\n1. e4 $256 e5 1-0"),
                 Kind::NonStandardMovetext,
             ),
+            (format!("{TAGS}\n1. e4 e5 7. Nf3 1-0"), Kind::MoveNumber),
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (
                 fen(

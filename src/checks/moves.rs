@@ -4,7 +4,7 @@
 //! (PGN 8.2.6, 5), and wrong check or mate suffixes (PGN 8.2.3.5).
 
 use shakmaty::{
-    Chess, Position,
+    Chess, Color, Position,
     san::{San, SanPlus, Suffix},
 };
 
@@ -150,6 +150,36 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
             .at_move(token_ref(game, pos, stopped.index, token))
             .with_fen(replay::fen(pos)),
     );
+}
+
+/// Move numbers that are not the number of the move they stand before
+/// (PGN 8.2.2.1 allows them to be left out or repeated, never wrong): the
+/// first is reported, with a count of the rest. The moves are read in
+/// order all the same.
+pub fn check_numbers(game: &RawGame<'_>, start: &Chess, findings: &mut Vec<Finding>) {
+    let first_black = usize::from(start.turn() == Color::Black);
+    let fullmoves = start.fullmoves().get() as usize;
+    let mut wrong = game.lexed.numbers.iter().filter(|&&(index, number, _)| {
+        index < game.lexed.sans.len() && number as usize != fullmoves + (index + first_black) / 2
+    });
+    let Some(&(index, number, line)) = wrong.next() else {
+        return;
+    };
+    let more = wrong.count();
+    let expected = fullmoves + (index + first_black) / 2;
+    let token = &game.lexed.sans[index];
+    let mut message = format!(
+        "Move number {number} stands before '{}', which is move {expected}; PGN move numbers must be right where they are written. The moves are read in order all the same.",
+        game.text(token.start, token.end)
+    );
+    match more {
+        0 => {}
+        1 => message.push_str(" One more move number of this game is wrong."),
+        _ => message.push_str(&format!(
+            " {more} more move numbers of this game are wrong."
+        )),
+    }
+    findings.push(Finding::new(Kind::MoveNumber, line, message));
 }
 
 /// Findings from the tokens: a malformed token or text after the result
