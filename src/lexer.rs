@@ -44,6 +44,8 @@ pub struct SanToken {
     /// How the token departs from standard SAN, when the lexer read it by
     /// a plain reading (`lenient::read_token`).
     pub form: Option<Form>,
+    /// Whether `e.p.` follows it.
+    pub ep_mark: bool,
 }
 
 /// Why the mainline stopped being readable before its end.
@@ -113,6 +115,10 @@ pub enum Oddity {
     NagOutOfRange,
     /// `½-½`: read as the draw `1/2-1/2`.
     HalfSigns,
+    /// A `)` that closes no variation: ignored.
+    StrayParenthesis,
+    /// A `(` never closed: the rest of the game was read as a variation.
+    UnclosedVariation,
 }
 
 /// Where an oddity is.
@@ -691,12 +697,15 @@ impl Lexed {
                 }
                 b'(' => {
                     cur.skip(1);
-                    skip_variation(cur);
+                    if !skip_variation(cur) {
+                        self.odd(Oddity::UnclosedVariation, line, start, start + 1);
+                    }
                 }
                 b')' => {
                     // pgn-reader reports an unmatched `)` as the end of a
                     // variation, which the mainline ignores.
                     cur.skip(1);
+                    self.odd(Oddity::StrayParenthesis, line, start, start + 1);
                 }
                 b'$' => {
                     cur.skip(1);
@@ -736,6 +745,12 @@ impl Lexed {
                     Err(_) => {
                         if let Some(n) = en_passant_mark(cur.rest()) {
                             cur.skip(n);
+                            if self.stop.is_none()
+                                && self.marker.is_none()
+                                && let Some(last) = self.sans.last_mut()
+                            {
+                                last.ep_mark = true;
+                            }
                         } else {
                             // pgn-reader skips one byte, then to the token end.
                             let probe = Cursor {
@@ -772,6 +787,7 @@ impl Lexed {
             start,
             end,
             form,
+            ep_mark: false,
         });
     }
 
@@ -896,8 +912,9 @@ fn en_passant_mark(rest: &[u8]) -> Option<usize> {
 }
 
 /// pgn-reader's `skip_variation`, entered after the `(` (but a blank line
-/// does not end it).
-fn skip_variation(cur: &mut Cursor<'_>) {
+/// does not end it). Returns whether the variation was closed, its `)`
+/// consumed; else it ran to the next tag line or the end of the game.
+fn skip_variation(cur: &mut Cursor<'_>) -> bool {
     let mut depth = 0usize;
     while let Some(b) = cur.peek() {
         match b {
@@ -905,13 +922,13 @@ fn skip_variation(cur: &mut Cursor<'_>) {
                 cur.skip(1);
                 depth += 1;
             }
-            b')' => match depth.checked_sub(1) {
-                Some(d) => {
-                    cur.skip(1);
-                    depth = d;
+            b')' => {
+                cur.skip(1);
+                match depth.checked_sub(1) {
+                    Some(d) => depth = d,
+                    None => return true,
                 }
-                None => return,
-            },
+            }
             b'{' => {
                 cur.skip(1);
                 cur.skip_until_after(b'}');
@@ -926,10 +943,11 @@ fn skip_variation(cur: &mut Cursor<'_>) {
                     cur.skip(1);
                     cur.skip_until(b'\n');
                 }
-                Some(b'[') => return,
+                Some(b'[') => return false,
                 _ => cur.bump(),
             },
             _ => cur.skip(1),
         }
     }
+    false
 }

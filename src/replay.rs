@@ -77,6 +77,9 @@ pub struct Replay {
     pub readings: Vec<ReadingIssue>,
     /// Readings beyond those: how many, and the first's index.
     pub readings_more: (usize, usize),
+    /// Moves marked `e.p.` that take no pawn en passant, the first
+    /// `MAX_LISTED`.
+    pub false_ep_marks: Vec<usize>,
 }
 
 /// Plays `moves` from `start` until one is not legal, recording the
@@ -93,6 +96,7 @@ pub fn replay(
     let mut suffix_more = (0, 0);
     let mut readings = Vec::new();
     let mut readings_more = (0, 0);
+    let mut false_ep_marks = Vec::new();
     for (index, token) in moves.iter().enumerate() {
         // How the lexer read the token comes first: `Ng1-f3` resolves
         // strictly once read, but is long notation all the same.
@@ -130,9 +134,13 @@ pub fn replay(
                     suffix_more,
                     readings,
                     readings_more,
+                    false_ep_marks,
                 };
             }
         };
+        if token.ep_mark && !m.is_en_passant() && false_ep_marks.len() < MAX_LISTED {
+            false_ep_marks.push(index);
+        }
         // A move without a suffix is only judged when it is the last one: a
         // check written without `+` is common and not reported, and a mate
         // can only be the last move (nothing legal follows it), so only the
@@ -171,6 +179,7 @@ pub fn replay(
         suffix_more,
         readings,
         readings_more,
+        false_ep_marks,
     }
 }
 

@@ -70,6 +70,19 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
             .with_fen(replay::fen(&reading.before)),
         );
     }
+    for &index in &replayed.false_ep_marks {
+        let Some(token) = sans.get(index) else {
+            continue;
+        };
+        findings.push(Finding::new(
+            Kind::NonStandardMovetext,
+            token.line,
+            format!(
+                "'e.p.' follows '{}', which takes no pawn en passant; the mark is ignored.",
+                game.text(token.start, token.end)
+            ),
+        ));
+    }
     let (more, first) = replayed.readings_more;
     if let Some(token) = sans.get(first).filter(|_| more > 0) {
         findings.push(Finding::new(
@@ -227,6 +240,12 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
             Oddity::HalfSigns => format!(
                 "'{text}' is read as the draw 1/2-1/2, the termination marker PGN writes (PGN 8.2.6)."
             ),
+            Oddity::StrayParenthesis => {
+                "A ')' closes no variation (PGN 8.2.5); it is ignored.".to_owned()
+            }
+            Oddity::UnclosedVariation => {
+                "A variation opened with '(' is never closed (PGN 8.2.5), so the rest of the game was read as part of it.".to_owned()
+            }
         };
         findings.push(Finding::new(Kind::NonStandardMovetext, odd.line, message));
     }
