@@ -129,6 +129,8 @@ kinds! {
     NonStandardMovetext => "non-standard-movetext", Warning, "PGN 8.2";
     /// A move number that is not the number of the move it stands before.
     MoveNumber => "move-number", Warning, "PGN 8.2.2.1";
+    /// A tag whose name has white space around it, read all the same.
+    NonStandardTag => "non-standard-tag", Warning, "PGN 8.1";
 }
 
 impl fmt::Display for Kind {
@@ -246,6 +248,7 @@ mod tests {
                 "non-standard-san",
                 "non-standard-movetext",
                 "move-number",
+                "non-standard-tag",
             ]
         );
     }

@@ -150,6 +150,9 @@ pub struct Lexed {
     pub tag_lines: Vec<u64>,
     /// Tag lines that are not `[Name "value"]`, the first `MAX_LISTED`.
     pub bad_tags: Vec<BadTag>,
+    /// Tags whose name has white space around it, read all the same: the
+    /// line and the byte offset where it starts.
+    pub spaced_tags: Vec<(u64, usize)>,
     /// Bad tag lines beyond those listed: how many, and the first's line.
     pub bad_tags_more: (usize, u64),
     /// Start of the last bad tag line, so that a line counts once.
@@ -414,6 +417,7 @@ impl Lexed {
         tags.clear();
         self.tag_lines.clear();
         self.bad_tags.clear();
+        self.spaced_tags.clear();
         self.bad_tags_more = (0, 0);
         self.last_bad = None;
         self.name_set.0.clear();
@@ -471,12 +475,24 @@ impl Lexed {
             }
             let name = &rest[..delim];
             let name = name.strip_suffix(b" ").unwrap_or(name);
-            let name_range = (cur.pos, cur.pos + name.len());
-            self.names.push(name_range);
+            let mut name_range = (cur.pos, cur.pos + name.len());
+            let is_name = |n: &[u8]| {
+                !n.is_empty() && n.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            };
             let mut problem = None;
-            if name.is_empty() || !name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_') {
-                problem = Some(TagProblem::BadName);
+            if !is_name(name) {
+                // White space around the name is allowed on import (PGN
+                // 8.1): `[ Result  "1-0"]` is the Result tag.
+                let trimmed = name.trim_ascii();
+                if is_name(trimmed) {
+                    let lead = name.len() - name.trim_ascii_start().len();
+                    name_range = (cur.pos + lead, cur.pos + lead + trimmed.len());
+                    self.spaced_tags.push((line, line_start));
+                } else {
+                    problem = Some(TagProblem::BadName);
+                }
             }
+            self.names.push(name_range);
             cur.skip(delim + 1);
             let value_start = cur.pos;
             let value_end;

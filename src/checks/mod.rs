@@ -367,6 +367,10 @@ mod tests {
                 Kind::NonStandardMovetext,
             ),
             (format!("{TAGS}\n1. e4 e5 7. Nf3 1-0"), Kind::MoveNumber),
+            (
+                "[ Result  \"1-0\"]\n\n1. e4 1-0".to_owned(),
+                Kind::NonStandardTag,
+            ),
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (
                 fen(

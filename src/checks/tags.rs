@@ -22,6 +22,25 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
             ),
         ));
     }
+    let spaced = &game.lexed.spaced_tags;
+    for &(line, at) in spaced.iter().take(MAX_LISTED) {
+        let text = game.line_text(at);
+        findings.push(Finding::new(
+            Kind::NonStandardTag,
+            line,
+            format!("Tag line '{text}' has white space around the tag name; it is read as the tag it names, but PGN writes [Name \"value\"]."),
+        ));
+    }
+    if let Some(&(line, _)) = spaced.get(MAX_LISTED) {
+        findings.push(Finding::new(
+            Kind::NonStandardTag,
+            line,
+            format!(
+                "{} more tag lines of this game, from this line on, have white space around the tag name; only the first {MAX_LISTED} are listed.",
+                spaced.len() - MAX_LISTED
+            ),
+        ));
+    }
     let (more, line) = game.lexed.bad_tags_more;
     if more > 0 {
         findings.push(Finding::new(
