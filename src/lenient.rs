@@ -40,6 +40,9 @@ pub enum Form {
     Promotion,
     /// Mate marked `++`.
     DoublePlus,
+    /// A from-file, rank or square that is not needed, or not the one PGN
+    /// prefers: `Ngf3` where `Nf3` is unique.
+    Disambiguation,
 }
 
 impl Form {
@@ -54,6 +57,9 @@ impl Form {
             Form::Castling => "PGN writes castling with the capital letter O",
             Form::Promotion => "PGN writes a promotion with '=' and a capital letter",
             Form::DoublePlus => "PGN marks mate with '#'",
+            Form::Disambiguation => {
+                "PGN names the from-file, else the rank, else the square, only when two pieces could go there"
+            }
         }
     }
 }
@@ -118,18 +124,7 @@ pub fn read_token(token: &[u8]) -> Option<(SanPlus, Form)> {
 /// and which reading it took (`None`: standard form).
 pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> {
     let failed = match to_move(san, pos) {
-        Ok(m) => {
-            let long = matches!(
-                san,
-                San::Normal {
-                    role: Role::Pawn,
-                    file: Some(_),
-                    rank: Some(_),
-                    ..
-                }
-            );
-            return Ok((m, long.then_some(Form::Squares)));
-        }
+        Ok(m) => return Ok((m, strict_form(san, pos, m))),
         Err(SanError::AmbiguousSan) => return Err(SanError::AmbiguousSan),
         Err(err) => err,
     };
@@ -161,6 +156,26 @@ pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> 
         }
     }
     Err(failed)
+}
+
+/// How a move that resolved strictly departs from standard SAN: a pawn
+/// move with its from-square (`e2e4`), or a from-file, rank or square that
+/// is not needed, or not the one PGN 8.2.3.4 prefers (`Ngf3` where `Nf3` is
+/// unique, `N1d2` for `Nbd2`). Only moves written with one are looked at.
+fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
+    let San::Normal {
+        role, file, rank, ..
+    } = san
+    else {
+        return None;
+    };
+    if role == Role::Pawn {
+        return (file.is_some() && rank.is_some()).then_some(Form::Squares);
+    }
+    if file.is_none() && rank.is_none() {
+        return None;
+    }
+    (San::from_move(pos, m) != san).then_some(Form::Disambiguation)
 }
 
 /// The same move with the capture mark the other way round, and what that
@@ -233,6 +248,17 @@ mod tests {
             (&two_knights, "Nd2", Err(SanError::AmbiguousSan)),
             (&two_knights, "Nxd2", Err(SanError::AmbiguousSan)),
             (&two_knights, "Nbd2", Ok(("Nbd2", None))),
+            (
+                &two_knights,
+                "N1d2",
+                Ok(("Nbd2", Some(Form::Disambiguation))),
+            ),
+            (
+                &two_knights,
+                "Nb1d2",
+                Ok(("Nbd2", Some(Form::Disambiguation))),
+            ),
+            (&open, "Ngf3", Ok(("Nf3", Some(Form::Disambiguation)))),
             (&promote, "e7e8=Q", Ok(("e8=Q", Some(Form::Squares)))),
             (&promote, "e8=N", Ok(("e8=N", None))),
         ];
