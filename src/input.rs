@@ -341,15 +341,18 @@ const BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
 /// return not followed by a line feed (old Mac files) is a line end, and a
 /// UTF-8 byte order mark at the start of a line (what `cat a.pgn b.pgn`
 /// leaves between two files) is dropped. Everything else passes through.
+///
+/// The bytes are read straight into the caller's buffer and normalised
+/// there; only the few bytes that cannot be decided yet (a final `\r`, the
+/// start of a byte order mark) are kept back for the next read.
 pub struct Normalize<R> {
     inner: R,
-    buf: Box<[u8]>,
-    /// Next byte to hand out.
-    start: usize,
-    /// End of the bytes already normalised.
-    cooked: usize,
-    /// End of the bytes read.
-    end: usize,
+    /// Bytes read but not decided yet: at most three.
+    undecided: Vec<u8>,
+    /// Bytes decided but not handed out yet, for reads into small buffers.
+    ready: Vec<u8>,
+    /// How much of `ready` has been handed out.
+    taken: usize,
     eof: bool,
     /// Whether the next byte read starts a line.
     line_start: bool,
@@ -360,26 +363,56 @@ impl<R: Read> Normalize<R> {
     pub fn new(inner: R) -> Normalize<R> {
         Normalize {
             inner,
-            buf: vec![0; 1 << 16].into_boxed_slice(),
-            start: 0,
-            cooked: 0,
-            end: 0,
+            undecided: Vec::new(),
+            ready: Vec::new(),
+            taken: 0,
             eof: false,
             line_start: true,
         }
     }
 
-    /// Normalises the bytes read, in place, up to where the next bytes are
-    /// needed to decide (a final `\r`, a partial byte order mark).
-    fn cook(&mut self) {
-        let (buf, end) = (&mut self.buf, self.end);
-        let mut r = self.cooked;
-        let mut w = self.cooked;
+    /// Reads into `out` (at least 8 bytes) and normalises it in place.
+    /// Returns how many bytes are ready; 0 only at the end.
+    fn read_into(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let carried = self.undecided.len();
+            out[..carried].copy_from_slice(&self.undecided);
+            self.undecided.clear();
+            let mut end = carried;
+            if !self.eof {
+                match self.inner.read(&mut out[carried..]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => end += n,
+                    Err(err) => {
+                        self.undecided.extend_from_slice(&out[..carried]);
+                        if err.kind() == io::ErrorKind::Interrupted {
+                            continue;
+                        }
+                        return Err(err);
+                    }
+                }
+            }
+            let (ready, undecided) = self.cook(out, end);
+            self.undecided.extend_from_slice(&out[undecided..end]);
+            if ready > 0 || self.eof {
+                return Ok(ready);
+            }
+        }
+    }
+
+    /// Normalises `buf[..end]` in place. Returns the length of the
+    /// normalised bytes, now at the front, and where the bytes that need
+    /// the next ones to be decided start (they are left where they are).
+    fn cook(&mut self, buf: &mut [u8], end: usize) -> (usize, usize) {
+        let mut r = 0;
+        let mut w = 0;
         loop {
             let next = memchr::memchr2(b'\r', BOM[0], &buf[r..end]).map(|i| r + i);
             let run_end = next.unwrap_or(end);
             if run_end > r {
-                buf.copy_within(r..run_end, w);
+                if w != r {
+                    buf.copy_within(r..run_end, w);
+                }
                 w += run_end - r;
                 r = run_end;
                 self.line_start = buf[w - 1] == b'\n';
@@ -416,36 +449,27 @@ impl<R: Read> Normalize<R> {
             w += 1;
             r += 1;
         }
-        buf.copy_within(r..end, w);
-        self.end = w + (end - r);
-        self.cooked = w;
+        (w, r)
     }
 }
 
 impl<R: Read> Read for Normalize<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        while self.start == self.cooked {
-            if self.eof && self.cooked == self.end {
-                return Ok(0);
+        if self.taken == self.ready.len() {
+            if out.len() >= 64 {
+                return self.read_into(out);
             }
-            // At most a few undecided bytes are left: move them to the front.
-            self.buf.copy_within(self.cooked..self.end, 0);
-            self.end -= self.cooked;
-            self.start = 0;
-            self.cooked = 0;
-            if !self.eof {
-                match self.inner.read(&mut self.buf[self.end..]) {
-                    Ok(0) => self.eof = true,
-                    Ok(n) => self.end += n,
-                    Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(err) => return Err(err),
-                }
-            }
-            self.cook();
+            // A small buffer: normalise into one of our own first.
+            let mut ready = std::mem::take(&mut self.ready);
+            ready.resize(4096, 0);
+            let n = self.read_into(&mut ready)?;
+            ready.truncate(n);
+            self.ready = ready;
+            self.taken = 0;
         }
-        let n = out.len().min(self.cooked - self.start);
-        out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
-        self.start += n;
+        let n = out.len().min(self.ready.len() - self.taken);
+        out[..n].copy_from_slice(&self.ready[self.taken..self.taken + n]);
+        self.taken += n;
         Ok(n)
     }
 }

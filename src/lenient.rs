@@ -164,7 +164,12 @@ pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> 
 /// unique, `N1d2` for `Nbd2`). Only moves written with one are looked at.
 fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
     let San::Normal {
-        role, file, rank, ..
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
     } = san
     else {
         return None;
@@ -172,10 +177,34 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
     if role == Role::Pawn {
         return (file.is_some() && rank.is_some()).then_some(Form::Squares);
     }
-    if file.is_none() && rank.is_none() {
-        return None;
-    }
-    (San::from_move(pos, m) != san).then_some(Form::Disambiguation)
+    let from = m.from()?;
+    // Less than what was written, in PGN's order of preference: nothing,
+    // the file, the rank. If one of them is enough, what was written is
+    // not the standard form. (Cheap resolutions, instead of building the
+    // canonical SAN for every such move.)
+    let enough = |file, rank| {
+        to_move(
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            },
+            pos,
+        )
+        .is_ok()
+    };
+    let needless = match (file, rank) {
+        (None, None) => false,
+        (Some(_), None) => enough(None, None),
+        (None, Some(_)) => enough(None, None) || enough(Some(from.file()), None),
+        (Some(_), Some(_)) => {
+            enough(None, None) || enough(Some(from.file()), None) || enough(None, Some(from.rank()))
+        }
+    };
+    needless.then_some(Form::Disambiguation)
 }
 
 /// The same move with the capture mark the other way round, and what that

@@ -810,6 +810,7 @@ impl Lexed {
     /// A token pgn-reader skips: read as it plainly means when it has a
     /// plain reading (`lenient::read_token`), else the first unreadable
     /// token. Either way the cursor moves past it.
+    #[cold]
     fn lenient_or_unreadable(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize, end: usize) {
         match lenient::read_token(cur.bytes.get(start..end).unwrap_or_default()) {
             Some((san, form)) => self.san(san, line, start, end, Some(form)),
@@ -819,21 +820,25 @@ impl Lexed {
     }
 
     /// Records a mainline move number starting at `start`.
+    #[inline]
     fn move_number(&mut self, bytes: &[u8], line: u64, start: usize) {
         if self.stop.is_some() || self.marker.is_some() {
             return;
         }
-        let rest = bytes.get(start..).unwrap_or_default();
-        let end = rest
-            .iter()
-            .position(|b| !b.is_ascii_digit())
-            .unwrap_or(rest.len());
-        if let Ok(number) = btoi::btou::<u32>(&rest[..end]) {
-            self.numbers.push((self.sans.len(), number, line));
+        let mut number = 0u32;
+        for &b in bytes.get(start..).unwrap_or_default() {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            number = number
+                .saturating_mul(10)
+                .saturating_add(u32::from(b - b'0'));
         }
+        self.numbers.push((self.sans.len(), number, line));
     }
 
     /// Records an oddity of the mainline (not after its end).
+    #[cold]
     fn odd(&mut self, what: Oddity, line: u64, start: usize, end: usize) {
         if self.stop.is_some() {
             return;
