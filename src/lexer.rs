@@ -115,6 +115,8 @@ pub enum Oddity {
     NagOutOfRange,
     /// `½-½`: read as the draw `1/2-1/2`.
     HalfSigns,
+    /// `1–0` with an en or em dash: read as `1-0`.
+    DashInMarker,
     /// A `)` that closes no variation: ignored.
     StrayParenthesis,
     /// A `(` never closed: the rest of the game was read as a variation.
@@ -646,6 +648,7 @@ impl Lexed {
                                 winner: Color::Black,
                             });
                             self.outcome(outcome, line, start, cur.pos);
+                            self.dash_check(cur.bytes, line, start, cur.pos);
                         } else if cur.eat(b"0") {
                             let side = if cur.eat_dash() && cur.eat(b"0") {
                                 shakmaty::CastlingSide::QueenSide
@@ -681,12 +684,14 @@ impl Lexed {
                                 winner: Color::White,
                             });
                             self.outcome(outcome, line, start, cur.pos);
+                            self.dash_check(cur.bytes, line, start, cur.pos);
                         } else {
                             self.unreadable(cur, line, start);
                         }
                     } else if cur.eat(b"/2") {
                         if cur.eat_dash() && cur.eat(b"1/2") {
                             self.outcome(Outcome::Known(KnownOutcome::Draw), line, start, cur.pos);
+                            self.dash_check(cur.bytes, line, start, cur.pos);
                         } else {
                             self.unreadable(cur, line, start);
                             skip_move_number_tail(cur);
@@ -835,6 +840,13 @@ impl Lexed {
                 .saturating_add(u32::from(b - b'0'));
         }
         self.numbers.push((self.sans.len(), number, line));
+    }
+
+    /// A termination marker written with an en or em dash.
+    fn dash_check(&mut self, bytes: &[u8], line: u64, start: usize, end: usize) {
+        if !bytes.get(start..end).unwrap_or_default().is_ascii() {
+            self.odd(Oddity::DashInMarker, line, start, end);
+        }
     }
 
     /// Records an oddity of the mainline (not after its end).

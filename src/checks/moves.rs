@@ -240,6 +240,9 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
             Oddity::HalfSigns => format!(
                 "'{text}' is read as the draw 1/2-1/2, the termination marker PGN writes (PGN 8.2.6)."
             ),
+            Oddity::DashInMarker => format!(
+                "'{text}' is read as the termination marker it means; PGN writes it with a hyphen (PGN 8.2.6)."
+            ),
             Oddity::StrayParenthesis => {
                 "A ')' closes no variation (PGN 8.2.5); it is ignored.".to_owned()
             }
