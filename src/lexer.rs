@@ -984,3 +984,57 @@ fn skip_variation(cur: &mut Cursor<'_>) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lex(movetext: &str) -> Lexed {
+        let mut lexed = Lexed::default();
+        lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
+        lexed
+    }
+
+    #[test]
+    fn runs_of_header_only_games_are_cut_where_a_game_starts() {
+        let run = b"[White \"a\"]\n\n[White \"b\"]\n\n[White \"c\"]\n\n[Wh";
+        // The last whole line that starts a game is the third one; the
+        // partial fourth is never a cut.
+        assert_eq!(last_game_start(run), 26);
+        assert_eq!(last_game_start(b"[White \"a\"]\n\n"), 0);
+        // A game with movetext ends the run: no cut after it is looked for.
+        let mixed = b"[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n";
+        assert_eq!(last_game_start(mixed), 0);
+    }
+
+    #[test]
+    fn plain_readings_move_numbers_and_oddities() {
+        let lexed = lex("1. e4 e5 2. o-o $256 7. Ng1-f3 ) ½-½");
+        let forms: Vec<Option<Form>> = lexed.sans.iter().map(|t| t.form).collect();
+        assert_eq!(
+            forms,
+            [None, None, Some(Form::Castling), Some(Form::Squares)]
+        );
+        let numbers: Vec<(usize, u32)> = lexed.numbers.iter().map(|&(i, n, _)| (i, n)).collect();
+        assert_eq!(numbers, [(0, 1), (2, 2), (3, 7)]);
+        let odd: Vec<Oddity> = lexed.odd.iter().map(|o| o.what).collect();
+        assert_eq!(
+            odd,
+            [
+                Oddity::NagOutOfRange,
+                Oddity::StrayParenthesis,
+                Oddity::HalfSigns
+            ]
+        );
+        assert!(lexed.stop.is_none());
+        assert!(lexed.marker.is_some());
+    }
+
+    #[test]
+    fn an_unclosed_variation_and_an_en_passant_mark() {
+        let lexed = lex("1. e4 d5 2. exd5 e.p. (2. e5 *");
+        assert!(lexed.sans[2].ep_mark);
+        assert_eq!(lexed.odd[0].what, Oddity::UnclosedVariation);
+        assert!(lexed.marker.is_none());
+    }
+}
