@@ -164,12 +164,7 @@ pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> 
 /// unique, `N1d2` for `Nbd2`). Only moves written with one are looked at.
 fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
     let San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion,
+        role, file, rank, ..
     } = san
     else {
         return None;
@@ -182,19 +177,12 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
     // the file, the rank. If one of them is enough, what was written is
     // not the standard form. (Cheap resolutions, instead of building the
     // canonical SAN for every such move.)
-    let enough = |file, rank| {
-        to_move(
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-            },
-            pos,
-        )
-        .is_ok()
+    let enough = |less_file, less_rank| {
+        let mut less = san;
+        if let San::Normal { file, rank, .. } = &mut less {
+            (*file, *rank) = (less_file, less_rank);
+        }
+        to_move(less, pos).is_ok()
     };
     let needless = match (file, rank) {
         (None, None) => false,
@@ -210,31 +198,17 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
 /// The same move with the capture mark the other way round, and what that
 /// says about how it was written.
 pub fn flip_capture(san: San) -> Option<(San, Form)> {
-    match san {
-        San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        } => Some((
-            San::Normal {
-                role,
-                file,
-                rank,
-                capture: !capture,
-                to,
-                promotion,
-            },
-            if capture {
-                Form::MarkWithoutCapture
-            } else {
-                Form::CaptureWithoutMark
-            },
-        )),
-        _ => None,
-    }
+    let mut flipped = san;
+    let San::Normal { capture, .. } = &mut flipped else {
+        return None;
+    };
+    *capture = !*capture;
+    let form = if *capture {
+        Form::CaptureWithoutMark
+    } else {
+        Form::MarkWithoutCapture
+    };
+    Some((flipped, form))
 }
 
 #[cfg(test)]

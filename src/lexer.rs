@@ -22,6 +22,7 @@
 //! exports). `pgn::last_game_start` cuts blocks only where both agree.
 
 use crate::{
+    finding::Listed,
     game::Tags,
     lenient::{self, Form},
 };
@@ -150,13 +151,11 @@ pub struct Marker {
 pub struct Lexed {
     /// The line of each tag pgn-reader reports, in the order it reports them.
     pub tag_lines: Vec<u64>,
-    /// Tag lines that are not `[Name "value"]`, the first `MAX_LISTED`.
-    pub bad_tags: Vec<BadTag>,
+    /// Tag lines that are not `[Name "value"]`.
+    pub bad_tags: Listed<BadTag>,
     /// Tags whose name has white space around it, read all the same: the
     /// line and the byte offset where it starts.
-    pub spaced_tags: Vec<(u64, usize)>,
-    /// Bad tag lines beyond those listed: how many, and the first's line.
-    pub bad_tags_more: (usize, u64),
+    pub spaced_tags: Listed<(u64, usize)>,
     /// Start of the last bad tag line, so that a line counts once.
     last_bad: Option<usize>,
     /// Mainline moves up to the first unreadable token.
@@ -167,11 +166,8 @@ pub struct Lexed {
     pub marker: Option<Marker>,
     /// Line of a `{` that is never closed.
     pub unterminated_comment: Option<u64>,
-    /// Movetext read but not written as PGN writes it, the first
-    /// `MAX_LISTED`, and how many more.
-    pub odd: Vec<Odd>,
-    /// Oddities beyond those listed.
-    pub odd_more: usize,
+    /// Movetext read but not written as PGN writes it.
+    pub odd: Listed<Odd>,
     /// The mainline's move numbers: the index of the move that follows,
     /// the number, and its line.
     pub numbers: Vec<(usize, u32, u64)>,
@@ -420,7 +416,6 @@ impl Lexed {
         self.tag_lines.clear();
         self.bad_tags.clear();
         self.spaced_tags.clear();
-        self.bad_tags_more = (0, 0);
         self.last_bad = None;
         self.name_set.0.clear();
         self.name_set.1 = 0;
@@ -429,7 +424,6 @@ impl Lexed {
         self.marker = None;
         self.unterminated_comment = None;
         self.odd.clear();
-        self.odd_more = 0;
         self.numbers.clear();
         self.tag_break = None;
         self.names.clear();
@@ -583,25 +577,17 @@ impl Lexed {
         0
     }
 
-    /// Records a tag problem, once per tag line; past `MAX_LISTED` lines
-    /// only counts them.
+    /// Records a tag problem, once per tag line.
     fn bad(&mut self, problem: TagProblem, line: u64, line_start: usize) {
         if self.last_bad == Some(line_start) {
             return;
         }
         self.last_bad = Some(line_start);
-        if self.bad_tags.len() < crate::finding::MAX_LISTED {
-            self.bad_tags.push(BadTag {
-                problem,
-                line,
-                line_start,
-            });
-        } else {
-            if self.bad_tags_more.0 == 0 {
-                self.bad_tags_more.1 = line;
-            }
-            self.bad_tags_more.0 += 1;
-        }
+        self.bad_tags.push(BadTag {
+            problem,
+            line,
+            line_start,
+        });
     }
 
     /// pgn-reader's `read_movetext`, with variations skipped as its
@@ -855,16 +841,12 @@ impl Lexed {
         if self.stop.is_some() {
             return;
         }
-        if self.odd.len() < crate::finding::MAX_LISTED {
-            self.odd.push(Odd {
-                what,
-                line,
-                start,
-                end,
-            });
-        } else {
-            self.odd_more += 1;
-        }
+        self.odd.push(Odd {
+            what,
+            line,
+            start,
+            end,
+        });
     }
 
     /// A mainline comment from `start` to `end`.
@@ -1017,7 +999,7 @@ mod tests {
         );
         let numbers: Vec<(usize, u32)> = lexed.numbers.iter().map(|&(i, n, _)| (i, n)).collect();
         assert_eq!(numbers, [(0, 1), (2, 2), (3, 7)]);
-        let odd: Vec<Oddity> = lexed.odd.iter().map(|o| o.what).collect();
+        let odd: Vec<Oddity> = lexed.odd.listed().iter().map(|o| o.what).collect();
         assert_eq!(
             odd,
             [
@@ -1034,7 +1016,7 @@ mod tests {
     fn an_unclosed_variation_and_an_en_passant_mark() {
         let lexed = lex("1. e4 d5 2. exd5 e.p. (2. e5 *");
         assert!(lexed.sans[2].ep_mark);
-        assert_eq!(lexed.odd[0].what, Oddity::UnclosedVariation);
+        assert_eq!(lexed.odd.listed()[0].what, Oddity::UnclosedVariation);
         assert!(lexed.marker.is_none());
     }
 }

@@ -9,7 +9,7 @@ use shakmaty::{
 };
 
 use crate::{
-    finding::MAX_LISTED,
+    finding::Listed,
     history::History,
     lenient::{self, Form},
     lexer::SanToken,
@@ -68,18 +68,12 @@ pub struct Replay {
     pub plies: usize,
     /// The move replay stopped at, if any.
     pub stopped: Option<Stopped>,
-    /// Moves with a wrong `+` or `#`, the first `MAX_LISTED`.
-    pub suffix_issues: Vec<SuffixIssue>,
-    /// Moves with a wrong suffix beyond those: how many, and the first's
-    /// index.
-    pub suffix_more: (usize, usize),
-    /// Moves read by a plain reading (`lenient`), the first `MAX_LISTED`.
-    pub readings: Vec<ReadingIssue>,
-    /// Readings beyond those: how many, and the first's index.
-    pub readings_more: (usize, usize),
-    /// Moves marked `e.p.` that take no pawn en passant, the first
-    /// `MAX_LISTED`.
-    pub false_ep_marks: Vec<usize>,
+    /// Moves with a wrong `+` or `#`.
+    pub suffix_issues: Listed<SuffixIssue>,
+    /// Moves read by a plain reading (`lenient`).
+    pub readings: Listed<ReadingIssue>,
+    /// Indices of the moves marked `e.p.` that take no pawn en passant.
+    pub false_ep_marks: Listed<usize>,
 }
 
 /// Plays `moves` from `start` until one is not legal, recording the
@@ -91,33 +85,29 @@ pub fn replay(
     edition: Edition,
 ) -> Replay {
     history.start(edition, start);
-    let mut pos = start.clone();
-    let mut suffix_issues = Vec::new();
-    let mut suffix_more = (0, 0);
-    let mut readings = Vec::new();
-    let mut readings_more = (0, 0);
-    let mut false_ep_marks = Vec::new();
+    let mut out = Replay {
+        end: start.clone(),
+        plies: moves.len(),
+        stopped: None,
+        suffix_issues: Listed::default(),
+        readings: Listed::default(),
+        false_ep_marks: Listed::default(),
+    };
+    let pos = &mut out.end;
     for (index, token) in moves.iter().enumerate() {
         // How the lexer read the token comes first: `Ng1-f3` resolves
         // strictly once read, but is long notation all the same.
         let resolved =
-            lenient::resolve(token.san.san, &pos).map(|(m, form)| (m, token.form.or(form)));
+            lenient::resolve(token.san.san, pos).map(|(m, form)| (m, token.form.or(form)));
         let m = match resolved {
             Ok((m, None)) => m,
             Ok((m, Some(form))) => {
-                if readings.len() < MAX_LISTED {
-                    readings.push(ReadingIssue {
-                        index,
-                        before: pos.clone(),
-                        played: m,
-                        form,
-                    });
-                } else {
-                    if readings_more.0 == 0 {
-                        readings_more.1 = index;
-                    }
-                    readings_more.0 += 1;
-                }
+                out.readings.push(ReadingIssue {
+                    index,
+                    before: pos.clone(),
+                    played: m,
+                    form,
+                });
                 m
             }
             Err(err) => {
@@ -125,21 +115,13 @@ pub fn replay(
                     SanError::IllegalSan => Failure::Illegal,
                     SanError::AmbiguousSan => Failure::Ambiguous,
                 };
-                history.finish();
-                return Replay {
-                    end: pos,
-                    plies: index,
-                    stopped: Some(Stopped { index, failure }),
-                    suffix_issues,
-                    suffix_more,
-                    readings,
-                    readings_more,
-                    false_ep_marks,
-                };
+                out.plies = index;
+                out.stopped = Some(Stopped { index, failure });
+                break;
             }
         };
-        if token.ep_mark && !m.is_en_passant() && false_ep_marks.len() < MAX_LISTED {
-            false_ep_marks.push(index);
+        if token.ep_mark && !m.is_en_passant() {
+            out.false_ep_marks.push(index);
         }
         // A move without a suffix is only judged when it is the last one: a
         // check written without `+` is common and not reported, and a mate
@@ -150,37 +132,21 @@ pub fn replay(
         let before = (written.is_some() || last).then(|| pos.clone());
         pos.play_unchecked(m);
         if history.open() {
-            history.push(&pos, m);
+            history.push(pos, m);
         }
         if let Some(before) = before {
-            let board = board_suffix(&pos, last);
+            let board = board_suffix(pos, last);
             if board != written && !(board == Some(Suffix::Check) && written.is_none()) {
-                if suffix_issues.len() < MAX_LISTED {
-                    suffix_issues.push(SuffixIssue {
-                        index,
-                        before,
-                        board,
-                    });
-                } else {
-                    if suffix_more.0 == 0 {
-                        suffix_more.1 = index;
-                    }
-                    suffix_more.0 += 1;
-                }
+                out.suffix_issues.push(SuffixIssue {
+                    index,
+                    before,
+                    board,
+                });
             }
         }
     }
     history.finish();
-    Replay {
-        end: pos,
-        plies: moves.len(),
-        stopped: None,
-        suffix_issues,
-        suffix_more,
-        readings,
-        readings_more,
-        false_ep_marks,
-    }
+    out
 }
 
 /// The legal move `san` names in `pos`, as `San::to_move` finds it.
@@ -535,7 +501,7 @@ mod tests {
         assert_eq!(r.plies, 4);
         assert!(r.stopped.is_none());
         assert!(r.end.is_checkmate());
-        assert!(r.suffix_issues.is_empty());
+        assert!(r.suffix_issues.listed().is_empty());
     }
 
     #[test]
@@ -568,15 +534,22 @@ mod tests {
     fn reports_wrong_suffixes_but_not_a_missing_plus() {
         // 2. Qh5 gives no check; 3. Bc4 is not check; 4. Qxf7 mates without '#'.
         let (r, _) = play("1. e4 e5 2. Qh5+ Nc6 3. Bc4# Nf6 4. Qxf7+ 1-0");
-        let issues: Vec<(usize, Option<Suffix>)> =
-            r.suffix_issues.iter().map(|i| (i.index, i.board)).collect();
+        let issues: Vec<(usize, Option<Suffix>)> = r
+            .suffix_issues
+            .listed()
+            .iter()
+            .map(|i| (i.index, i.board))
+            .collect();
         assert_eq!(issues, [(2, None), (4, None), (6, Some(Suffix::Checkmate))]);
         let (r, _) = play("1. e4 f5 2. Qh5 *");
-        assert!(r.suffix_issues.is_empty(), "a check without '+' is fine");
+        assert!(
+            r.suffix_issues.listed().is_empty(),
+            "a check without '+' is fine"
+        );
         let (r, _) = play("1. e4 f5 2. Qh5# *");
-        assert_eq!(r.suffix_issues[0].board, Some(Suffix::Check));
+        assert_eq!(r.suffix_issues.listed()[0].board, Some(Suffix::Check));
         assert_eq!(
-            fen(&r.suffix_issues[0].before),
+            fen(&r.suffix_issues.listed()[0].before),
             "rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
         );
     }

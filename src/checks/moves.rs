@@ -31,7 +31,7 @@ fn token_ref(game: &RawGame<'_>, before: &Chess, index: usize, token: &SanToken)
 /// Findings from the replay: the move it stopped at, and wrong suffixes.
 pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Finding>) {
     let sans = &game.lexed.sans;
-    for issue in &replayed.suffix_issues {
+    for issue in replayed.suffix_issues.listed() {
         let Some(token) = sans.get(issue.index) else {
             continue;
         };
@@ -54,7 +54,7 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
                 .with_fen(replay::fen(&issue.before)),
         );
     }
-    for reading in &replayed.readings {
+    for reading in replayed.readings.listed() {
         let Some(token) = sans.get(reading.index) else {
             continue;
         };
@@ -70,7 +70,7 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
             .with_fen(replay::fen(&reading.before)),
         );
     }
-    for &index in &replayed.false_ep_marks {
+    for &index in replayed.false_ep_marks.listed() {
         let Some(token) = sans.get(index) else {
             continue;
         };
@@ -83,28 +83,35 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
             ),
         ));
     }
-    let (more, first) = replayed.readings_more;
-    if let Some(token) = sans.get(first).filter(|_| more > 0) {
+    let unlisted = |kind,
+                    count: Option<(usize, usize)>,
+                    what: &str,
+                    findings: &mut Vec<Finding>| {
+        let Some((more, token)) = count.and_then(|(more, index)| Some((more, sans.get(index)?)))
+        else {
+            return;
+        };
         findings.push(Finding::new(
-            Kind::NonStandardSan,
+            kind,
             token.line,
             format!(
-                "{more} more moves of this game, from '{}' on, are not written in standard SAN; only the first {MAX_LISTED} are listed.",
+                "{more} more moves of this game, from '{}' on, {what}; only the first {MAX_LISTED} are listed.",
                 game.text(token.start, token.end)
             ),
         ));
-    }
-    let (more, first) = replayed.suffix_more;
-    if let Some(token) = sans.get(first).filter(|_| more > 0) {
-        findings.push(Finding::new(
-            Kind::WrongCheckSuffix,
-            token.line,
-            format!(
-                "{more} more moves of this game, from '{}' on, have a wrong '+' or '#'; only the first {MAX_LISTED} are listed.",
-                game.text(token.start, token.end)
-            ),
-        ));
-    }
+    };
+    unlisted(
+        Kind::NonStandardSan,
+        replayed.readings.unlisted().map(|(n, r)| (n, r.index)),
+        "are not written in standard SAN",
+        findings,
+    );
+    unlisted(
+        Kind::WrongCheckSuffix,
+        replayed.suffix_issues.unlisted().map(|(n, i)| (n, i.index)),
+        "have a wrong '+' or '#'",
+        findings,
+    );
     let Some(stopped) = &replayed.stopped else {
         return;
     };
@@ -231,7 +238,7 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
             }),
         });
     }
-    for odd in &lexed.odd {
+    for odd in lexed.odd.listed() {
         let text = game.text(odd.start, odd.end);
         let message = match odd.what {
             Oddity::NagOutOfRange => format!(
@@ -252,13 +259,12 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
         };
         findings.push(Finding::new(Kind::NonStandardMovetext, odd.line, message));
     }
-    if lexed.odd_more > 0 {
+    if let Some((more, _)) = lexed.odd.unlisted() {
         findings.push(Finding::new(
             Kind::NonStandardMovetext,
-            lexed.odd.last().map_or(game.line, |o| o.line),
+            lexed.odd.listed().last().map_or(game.line, |o| o.line),
             format!(
-                "{} more tokens of this game after this line are not written as PGN writes them; only the first {MAX_LISTED} are listed.",
-                lexed.odd_more
+                "{more} more tokens of this game after this line are not written as PGN writes them; only the first {MAX_LISTED} are listed."
             ),
         ));
     }

@@ -11,7 +11,7 @@ use crate::{
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
-    for bad in &game.lexed.bad_tags {
+    for bad in game.lexed.bad_tags.listed() {
         findings.push(Finding::new(
             Kind::MalformedTag,
             bad.line,
@@ -23,7 +23,7 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
         ));
     }
     let spaced = &game.lexed.spaced_tags;
-    for &(line, at) in spaced.iter().take(MAX_LISTED) {
+    for &(line, at) in spaced.listed() {
         let text = game.line_text(at);
         findings.push(Finding::new(
             Kind::NonStandardTag,
@@ -31,21 +31,19 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
             format!("Tag line '{text}' has white space around the tag name; it is read as the tag it names, but PGN writes [Name \"value\"]."),
         ));
     }
-    if let Some(&(line, _)) = spaced.get(MAX_LISTED) {
+    if let Some((more, &(line, _))) = spaced.unlisted() {
         findings.push(Finding::new(
             Kind::NonStandardTag,
             line,
             format!(
-                "{} more tag lines of this game, from this line on, have white space around the tag name; only the first {MAX_LISTED} are listed.",
-                spaced.len() - MAX_LISTED
+                "{more} more tag lines of this game, from this line on, have white space around the tag name; only the first {MAX_LISTED} are listed."
             ),
         ));
     }
-    let (more, line) = game.lexed.bad_tags_more;
-    if more > 0 {
+    if let Some((more, bad)) = game.lexed.bad_tags.unlisted() {
         findings.push(Finding::new(
             Kind::MalformedTag,
-            line,
+            bad.line,
             format!(
                 "{more} more tag lines of this game, from this line on, are not of the form [Name \"value\"]; only the first {MAX_LISTED} are listed."
             ),
