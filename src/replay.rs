@@ -304,7 +304,7 @@ pub fn side(color: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lexer::Lexed;
+    use crate::{finding::MAX_LISTED, lexer::Lexed};
 
     /// Every SAN a move could be written as in `pos` (castling aside),
     /// legal or not: each piece kind and target square, with and without
@@ -350,6 +350,21 @@ mod tests {
             }
         }
         tried
+    }
+
+    #[test]
+    fn false_en_passant_marks_past_the_list_are_counted() {
+        let mut movetext = String::new();
+        for n in 0..60 {
+            movetext.push_str(&format!(
+                "{}. Nf3 e.p. Nf6 e.p. {}. Ng1 Ng8 ",
+                2 * n + 1,
+                2 * n + 2
+            ));
+        }
+        let (r, _) = play(&movetext);
+        assert_eq!(r.false_ep_marks.listed().len(), MAX_LISTED);
+        assert_eq!(r.false_ep_marks.unlisted().map(|(n, _)| n), Some(20));
     }
 
     #[test]

@@ -107,6 +107,12 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
         findings,
     );
     unlisted(
+        Kind::NonStandardMovetext,
+        replayed.false_ep_marks.unlisted().map(|(n, &i)| (n, i)),
+        "are marked 'e.p.' though they take no pawn en passant",
+        findings,
+    );
+    unlisted(
         Kind::WrongCheckSuffix,
         replayed.suffix_issues.unlisted().map(|(n, i)| (n, i.index)),
         "have a wrong '+' or '#'",
