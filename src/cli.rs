@@ -61,6 +61,13 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = WinnabilitySearch::Fast, value_name = "SEARCH")]
     pub winnability: WinnabilitySearch,
 
+    /// Do not replay variations. By default every variation (nested ones
+    /// too) is replayed from the move it replaces, and a move in it that
+    /// cannot be played or read is a warning (`illegal-move-in-variation`
+    /// and its kin); the mainline's findings are the same either way.
+    #[arg(long)]
+    pub no_variations: bool,
+
     /// Worker threads (default: all cores; at most 4 per core). Output is
     /// the same for any number.
     #[arg(short, long, value_name = "N")]

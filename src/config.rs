@@ -30,6 +30,8 @@ pub struct Config {
     pub edition: Edition,
     /// The winnability search for games won on time.
     pub search: Search,
+    /// Variations are not replayed.
+    pub skip_variations: bool,
     /// Worker threads.
     pub jobs: usize,
     /// Progress bar and summary on stderr.
@@ -107,6 +109,7 @@ impl Config {
                 WinnabilitySearch::Fast => Search::Fast,
                 WinnabilitySearch::All => Search::All,
             },
+            skip_variations: cli.no_variations,
             jobs,
             quiet: cli.quiet,
             raw_csv: cli.raw_csv,

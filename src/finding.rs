@@ -7,6 +7,11 @@
 
 use std::fmt;
 
+use crate::rules::{
+    Article,
+    Source::{self, Law, Limit, Pgn},
+};
+
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -36,7 +41,7 @@ impl fmt::Display for Severity {
 }
 
 macro_rules! kinds {
-    ($( $(#[$doc:meta])* $variant:ident => $code:literal, $severity:ident, $rule:literal; )*) => {
+    ($( $(#[$doc:meta])* $variant:ident => $code:literal, $severity:ident, $source:expr; )*) => {
         /// Every kind of finding the tool can report.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -57,10 +62,11 @@ macro_rules! kinds {
                 match self { $(Kind::$variant => Severity::$severity,)* }
             }
 
-            /// The article the kind rests on, unless a finding names a more
-            /// specific one.
-            pub fn rule(self) -> &'static str {
-                match self { $(Kind::$variant => $rule,)* }
+            /// What the kind rests on, unless a finding names a more
+            /// specific article. The edition of a run decides how an article
+            /// of the Laws is cited (`rules::Edition::cite`).
+            pub fn source(self) -> Source {
+                match self { $(Kind::$variant => $source,)* }
             }
         }
     };
@@ -68,69 +74,78 @@ macro_rules! kinds {
 
 kinds! {
     /// The SAN names no legal move in the position.
-    IllegalMove => "illegal-move", Error, "FIDE 2023 3.10.1";
+    IllegalMove => "illegal-move", Error, Law(Article::IllegalMove);
     /// The SAN fits more than one legal move.
-    AmbiguousMove => "ambiguous-move", Error, "PGN 8.2.3.4";
+    AmbiguousMove => "ambiguous-move", Error, Pgn("PGN 8.2.3.4");
     /// A movetext token that is no SAN, move number, comment, NAG, variation or result.
-    MalformedMove => "malformed-move", Error, "PGN 8.2";
+    MalformedMove => "malformed-move", Error, Pgn("PGN 8.2");
     /// A tag line that is not `[Name "value"]`.
-    MalformedTag => "malformed-tag", Error, "PGN 8.1.1";
+    MalformedTag => "malformed-tag", Error, Pgn("PGN 8.1.1");
     /// A FEN tag that cannot be parsed or is not a legal position.
-    InvalidFen => "invalid-fen", Error, "PGN 9.7.2";
+    InvalidFen => "invalid-fen", Error, Pgn("PGN 9.7.2");
     /// A variant the tool does not replay.
-    UnsupportedVariant => "unsupported-variant", Warning, "FIDE 2023 1.1";
+    UnsupportedVariant => "unsupported-variant", Warning, Law(Article::Variant);
     /// No Result tag, or no game termination marker.
-    MissingResult => "missing-result", Error, "PGN 8.2.6";
+    MissingResult => "missing-result", Error, Pgn("PGN 8.2.6");
     /// The Result tag and the termination marker differ.
-    ResultMismatch => "result-mismatch", Error, "PGN 8.2.6";
+    ResultMismatch => "result-mismatch", Error, Pgn("PGN 8.2.6");
     /// The final position is checkmate and the result is not the mating side's win.
-    ResultContradictsCheckmate => "result-contradicts-checkmate", Error, "FIDE 2023 5.1.1";
+    ResultContradictsCheckmate => "result-contradicts-checkmate", Error, Law(Article::Checkmate);
     /// The final position is stalemate and the result is not a draw.
-    ResultContradictsStalemate => "result-contradicts-stalemate", Error, "FIDE 2023 5.2.1";
+    ResultContradictsStalemate => "result-contradicts-stalemate", Error, Law(Article::Stalemate);
     /// The final position is dead and the result is not a draw.
-    ResultContradictsDeadPosition => "result-contradicts-dead-position", Error, "FIDE 2023 5.2.2";
+    ResultContradictsDeadPosition => "result-contradicts-dead-position", Error, Law(Article::DeadPosition);
     /// `+` or `#` written where the move gives no check or mate, or a mate without `#`.
-    WrongCheckSuffix => "wrong-check-suffix", Warning, "PGN 8.2.3.5";
+    WrongCheckSuffix => "wrong-check-suffix", Warning, Pgn("PGN 8.2.3.5");
     /// Tag values that are not valid UTF-8 (decoded as Windows-1252).
-    Encoding => "encoding", Warning, "PGN 4.1";
+    Encoding => "encoding", Warning, Pgn("PGN 4.1");
     /// A Result tag whose value is none of `1-0`, `0-1`, `1/2-1/2`, `*`.
-    InvalidResult => "invalid-result", Error, "PGN 8.1.1.7";
+    InvalidResult => "invalid-result", Error, Pgn("PGN 8.1.1.7");
     /// A `{` comment that is never closed.
-    UnterminatedComment => "unterminated-comment", Error, "PGN 5";
+    UnterminatedComment => "unterminated-comment", Error, Pgn("PGN 5");
     /// Movetext that goes on after the game termination marker.
-    TextAfterResult => "text-after-result", Error, "PGN 8.2.6";
+    TextAfterResult => "text-after-result", Error, Pgn("PGN 8.2.6");
     /// The player to move could have claimed a draw by threefold repetition, and play went on.
-    UnclaimedThreefold => "unclaimed-threefold", Info, "FIDE 2023 9.2.1";
+    UnclaimedThreefold => "unclaimed-threefold", Info, Law(Article::ThreefoldJust);
     /// The player to move could have claimed a draw under the 50-move rule, and play went on.
-    UnclaimedFiftyMoves => "unclaimed-fifty-moves", Info, "FIDE 2023 9.3";
+    UnclaimedFiftyMoves => "unclaimed-fifty-moves", Info, Law(Article::FiftyJust);
     /// Moves recorded after the fifth occurrence of a position ended the game.
-    PlayedPastFivefold => "played-past-fivefold", Error, "FIDE 2023 9.6.1";
+    PlayedPastFivefold => "played-past-fivefold", Error, Law(Article::Fivefold);
     /// Moves recorded after 75 moves without capture or pawn move ended the game.
-    PlayedPastSeventyFiveMoves => "played-past-seventy-five-moves", Error, "FIDE 2023 9.6.2";
+    PlayedPastSeventyFiveMoves => "played-past-seventy-five-moves", Error, Law(Article::SeventyFive);
     /// Moves recorded after a dead position ended the game.
-    PlayedPastDeadPosition => "played-past-dead-position", Error, "FIDE 2023 5.2.2";
+    PlayedPastDeadPosition => "played-past-dead-position", Error, Law(Article::DeadPosition);
     /// A decisive result after the game ended by fivefold repetition.
-    ResultContradictsFivefold => "result-contradicts-fivefold", Error, "FIDE 2023 9.6.1";
+    ResultContradictsFivefold => "result-contradicts-fivefold", Error, Law(Article::Fivefold);
     /// A decisive result after the game ended by the 75-move rule.
-    ResultContradictsSeventyFiveMoves => "result-contradicts-seventy-five-moves", Error, "FIDE 2023 9.6.2";
+    ResultContradictsSeventyFiveMoves => "result-contradicts-seventy-five-moves", Error, Law(Article::SeventyFive);
     /// A win on time although the winner could not mate by any series of legal moves.
-    UnwinnableWinOnTime => "unwinnable-win-on-time", Error, "FIDE 2023 6.9";
+    UnwinnableWinOnTime => "unwinnable-win-on-time", Error, Law(Article::FlagFall);
     /// A win by resignation although the winner could not mate.
-    UnwinnableWinByResignation => "unwinnable-win-by-resignation", Error, "FIDE 2023 5.1.2";
+    UnwinnableWinByResignation => "unwinnable-win-by-resignation", Error, Law(Article::Resignation);
     /// The recorded winner has only a king.
-    BareKingWin => "bare-king-win", Error, "FIDE 1994 10.5";
+    BareKingWin => "bare-king-win", Error, Law(Article::BareKing);
     /// A win with no recorded reason although the winner could not mate.
-    UnexplainedWinUnwinnable => "unexplained-win-unwinnable", Warning, "FIDE 2023 5.1";
+    UnexplainedWinUnwinnable => "unexplained-win-unwinnable", Warning, Law(Article::Win);
     /// A game larger than the tool reads; it is not checked.
-    GameTooLarge => "game-too-large", Error, "pgn-arbiter limit";
+    GameTooLarge => "game-too-large", Error, Limit;
     /// A move written in a form PGN does not use, read as it plainly means.
-    NonStandardSan => "non-standard-san", Warning, "PGN 8.2.3";
+    NonStandardSan => "non-standard-san", Warning, Pgn("PGN 8.2.3");
     /// Movetext other than moves read, but not as PGN writes it (`$256`, `½-½`).
-    NonStandardMovetext => "non-standard-movetext", Warning, "PGN 8.2";
+    NonStandardMovetext => "non-standard-movetext", Warning, Pgn("PGN 8.2");
     /// A move number that is not the number of the move it stands before.
-    MoveNumber => "move-number", Warning, "PGN 8.2.2.1";
+    MoveNumber => "move-number", Warning, Pgn("PGN 8.2.2.1");
     /// A tag whose name has white space around it, read all the same.
-    NonStandardTag => "non-standard-tag", Warning, "PGN 8.1";
+    NonStandardTag => "non-standard-tag", Warning, Pgn("PGN 8.1");
+    /// A move in a variation that names no legal move there.
+    IllegalMoveInVariation => "illegal-move-in-variation", Warning, Pgn("PGN 8.2.5");
+    /// A move in a variation that fits more than one legal move there.
+    AmbiguousMoveInVariation => "ambiguous-move-in-variation", Warning, Pgn("PGN 8.2.5");
+    /// A token in a variation that is no move, move number, comment, NAG or result.
+    MalformedMoveInVariation => "malformed-move-in-variation", Warning, Pgn("PGN 8.2.5");
+    /// A lone king recorded as winning a game that did not end on the board
+    /// (a forfeit, or no recorded cause), under Laws where that can stand.
+    BareKingForfeitWin => "bare-king-forfeit-win", Warning, Law(Article::LoneKingForfeit);
 }
 
 impl fmt::Display for Kind {
@@ -212,8 +227,8 @@ pub struct MoveRef {
 pub struct Finding {
     /// What was found.
     pub kind: Kind,
-    /// The article cited; usually `kind.rule()`.
-    pub rule: &'static str,
+    /// What it rests on; usually `kind.source()`.
+    pub rule: Source,
     /// 1-based line in the (decompressed) input.
     pub line: u64,
     /// The move the finding is about, if any.
@@ -230,7 +245,7 @@ impl Finding {
     pub fn new(kind: Kind, line: u64, message: String) -> Finding {
         Finding {
             kind,
-            rule: kind.rule(),
+            rule: kind.source(),
             line,
             mv: None,
             message,
@@ -239,8 +254,8 @@ impl Finding {
     }
 
     /// Cites a more specific article than the kind's default.
-    pub fn citing(mut self, rule: &'static str) -> Finding {
-        self.rule = rule;
+    pub fn citing(mut self, source: impl Into<Source>) -> Finding {
+        self.rule = source.into();
         self
     }
 
@@ -300,6 +315,10 @@ mod tests {
                 "non-standard-movetext",
                 "move-number",
                 "non-standard-tag",
+                "illegal-move-in-variation",
+                "ambiguous-move-in-variation",
+                "malformed-move-in-variation",
+                "bare-king-forfeit-win",
             ]
         );
     }

@@ -137,6 +137,19 @@ pub struct Odd {
     pub end: usize,
 }
 
+/// Where a mainline's variations are: from the `(` of the first to the
+/// end of the last (its `)` included, or the end of the movetext when it is
+/// never closed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variations {
+    /// Byte offset of the first `(` within the game's bytes.
+    pub start: usize,
+    /// Byte offset after the last variation.
+    pub end: usize,
+    /// 1-based line of the first `(`.
+    pub line: u64,
+}
+
 /// The game termination marker.
 #[derive(Debug, Clone, Copy)]
 pub struct Marker {
@@ -171,6 +184,10 @@ pub struct Lexed {
     /// The mainline's move numbers: the index of the move that follows,
     /// the number, and its line.
     pub numbers: Vec<(usize, u32, u64)>,
+    /// The mainline's variations, if it has any before its end: where the
+    /// first begins (its `(`), where the last ends, and the first's line.
+    /// `variations::walk` reads them from there.
+    pub variations: Option<Variations>,
     /// The line where the game ends (the next game's first line).
     pub end_line: u64,
     /// Where the next game's tags begin, if this game has tags only and the
@@ -258,7 +275,7 @@ pub fn last_game_start(chunk: &[u8]) -> usize {
 
 /// pgn-reader's token terminators.
 #[inline]
-fn is_token_end(byte: u8) -> bool {
+pub fn is_token_end(byte: u8) -> bool {
     matches!(
         byte,
         b' ' | b'\t'
@@ -423,6 +440,7 @@ impl Lexed {
         self.stop = None;
         self.marker = None;
         self.unterminated_comment = None;
+        self.variations = None;
         self.odd.clear();
         self.numbers.clear();
         self.tag_break = None;
@@ -704,7 +722,14 @@ impl Lexed {
                 }
                 b'(' => {
                     cur.skip(1);
-                    if !skip_variation(cur) {
+                    let closed = skip_variation(cur);
+                    if self.stop.is_none() && self.marker.is_none() {
+                        let end = cur.pos;
+                        self.variations
+                            .get_or_insert(Variations { start, end, line })
+                            .end = end;
+                    }
+                    if !closed {
                         self.odd(Oddity::UnclosedVariation, line, start, start + 1);
                     }
                 }

@@ -6,9 +6,11 @@
 //! module that knows pgn-reader) to find where games start; a worker reads
 //! each game with `lexer`, which follows pgn-reader's rules and also says
 //! where every tag and move is; `checks` judges the game: tags, starting
-//! position (`checks::setup`), the replay on shakmaty (`replay`), moves and
-//! result;
-//! each problem becomes a `finding::Finding`; `report` writes both CSV
+//! position (`checks::setup`), the replay on shakmaty (`replay`, with
+//! `lenient` reading moves not written in standard SAN), the variations
+//! (`variations`), moves and result, under the Laws of `rules` (which also
+//! holds the one table of citations); each problem becomes a
+//! `finding::Finding`; `report` writes both CSV
 //! reports in input order, with spreadsheet-safe cells, and counts the
 //! summary; `output` puts a report file in place only when the run has
 //! completed, and never over an input.
@@ -33,6 +35,7 @@ pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod rules;
+pub mod variations;
 
 #[cfg(test)]
 mod testing;
@@ -75,6 +78,7 @@ pub fn audit_bytes(
         Box::new(findings.clone()),
         Some(Box::new(games.clone())),
         raw_csv,
+        judging.edition,
     )
     .map_err(io::Error::other)?;
     let mut worker = pipeline::Worker::new(judging, true);
@@ -165,7 +169,7 @@ pub fn run(config: &Config) -> Status {
     let mut commit = output::Commit::default();
     commit.add(findings_file);
     commit.add(games_file);
-    let mut report = match Report::new(findings, games, config.raw_csv) {
+    let mut report = match Report::new(findings, games, config.raw_csv, config.edition) {
         Ok(report) => report,
         Err(err) if is_broken_pipe(&err) => return stdout_closed(to_file),
         Err(err) => {
@@ -235,6 +239,7 @@ pub fn run(config: &Config) -> Status {
     let judging = checks::Judging {
         edition: config.edition,
         search: config.search,
+        skip_variations: config.skip_variations,
     };
     pipeline::run(
         &config.inputs,

@@ -9,6 +9,7 @@ use crate::{
     checks::{Verdict, result_str},
     finding::{Finding, Kind, Severity},
     game::{RawGame, decode},
+    rules::Edition,
 };
 
 /// The longest cell written, in characters (unless `--raw-csv`):
@@ -297,6 +298,8 @@ pub struct Report {
     games: Option<csv::Writer<Box<dyn Write + Send>>>,
     /// Cells as they are (`--raw-csv`), not made safe for spreadsheets.
     raw: bool,
+    /// The edition the `rule` column cites.
+    edition: Edition,
     /// Counts so far.
     pub summary: Summary,
 }
@@ -307,6 +310,7 @@ impl Report {
         findings: Box<dyn Write + Send>,
         games: Option<Box<dyn Write + Send>>,
         raw: bool,
+        edition: Edition,
     ) -> csv::Result<Report> {
         // Headers are written here, so that an empty report still has one.
         let builder = || {
@@ -328,6 +332,7 @@ impl Report {
             findings,
             games,
             raw,
+            edition,
             summary: Summary::default(),
         })
     }
@@ -373,7 +378,7 @@ impl Report {
                 san: &text(san),
                 severity: severity.as_str(),
                 code: f.kind.code(),
-                rule: f.rule,
+                rule: f.rule.cite(self.edition),
                 message: &text(&f.message),
                 fen: &text(&f.fen),
             })?;

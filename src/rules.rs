@@ -50,6 +50,45 @@ pub enum Article {
     FlagFall,
     /// A lone king can never win.
     BareKing,
+    /// A move that is not legal.
+    IllegalMove,
+    /// The game of chess itself (not one of its variants).
+    Variant,
+    /// A resignation wins.
+    Resignation,
+    /// How a game is won.
+    Win,
+    /// A forfeit for illegal moves is a draw when the other side cannot
+    /// mate: where a lone king's win falls.
+    LoneKingForfeit,
+}
+
+/// What a kind of finding rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A section of the PGN standard, the same under every edition.
+    Pgn(&'static str),
+    /// An article of the Laws: the edition decides which (`Edition::cite`).
+    Law(Article),
+    /// A limit of this tool.
+    Limit,
+}
+
+impl From<Article> for Source {
+    fn from(article: Article) -> Source {
+        Source::Law(article)
+    }
+}
+
+impl Source {
+    /// The `rule` column under an edition.
+    pub fn cite(self, edition: Edition) -> &'static str {
+        match self {
+            Source::Pgn(section) => section,
+            Source::Law(article) => edition.cite(article).unwrap_or("not in these Laws"),
+            Source::Limit => "pgn-arbiter limit",
+        }
+    }
 }
 
 impl Edition {
@@ -62,9 +101,10 @@ impl Edition {
         }
     }
 
-    /// Whether fivefold repetition and 75 moves end a game by themselves.
+    /// Whether fivefold repetition and 75 moves end a game by themselves:
+    /// whether the edition has the article.
     pub fn automatic_draws(self) -> bool {
-        self == Edition::Fide2023
+        self.cite(Article::Fivefold).is_some()
     }
 
     /// Whether a player may claim 50 moves before playing the move that
@@ -73,35 +113,59 @@ impl Edition {
         self != Edition::Fide1994
     }
 
-    /// The article as the `rule` column cites it.
-    pub fn cite(self, article: Article) -> &'static str {
+    /// The article as the `rule` column cites it under this edition: the
+    /// one table of citations of the Laws. `None` where the edition has no
+    /// such article; a kind resting on it is then never reported under this
+    /// edition (`tests::every_kind_cites_its_edition` holds the two
+    /// together).
+    pub fn cite(self, article: Article) -> Option<&'static str> {
         use Article::*;
-        match (self, article) {
-            (Edition::Fide2023, Checkmate) => "FIDE 2023 5.1.1",
-            (Edition::Fide2023, Stalemate) => "FIDE 2023 5.2.1",
-            (Edition::Fide2023, DeadPosition) => "FIDE 2023 5.2.2",
-            (Edition::Fide2023, ThreefoldAbout) => "FIDE 2023 9.2.1.1",
-            (Edition::Fide2023, ThreefoldJust) => "FIDE 2023 9.2.1.2",
-            (Edition::Fide2023, FiftyAbout) => "FIDE 2023 9.3.1",
-            (Edition::Fide2023, FiftyJust) => "FIDE 2023 9.3.2",
-            (_, Fivefold) => "FIDE 2023 9.6.1",
-            (_, BareKing) => "FIDE 1994 10.5",
-            (Edition::Fide2023, FlagFall) => "FIDE 2023 6.9",
-            (Edition::Fide2000, FlagFall) => "FIDE 2000 6.10",
-            (Edition::Fide1994, FlagFall) => "FIDE 1994 10.14",
-            (_, SeventyFive) => "FIDE 2023 9.6.2",
-            (Edition::Fide2000, Checkmate) => "FIDE 2000 1.2",
-            (Edition::Fide2000, Stalemate) => "FIDE 2000 5.2",
-            (Edition::Fide2000, DeadPosition) => "FIDE 2000 1.3",
-            (Edition::Fide2000, ThreefoldAbout | ThreefoldJust) => "FIDE 2000 9.2",
-            (Edition::Fide2000, FiftyAbout | FiftyJust) => "FIDE 2000 9.3",
-            (Edition::Fide1994, Checkmate) => "FIDE 1994 10.1",
-            (Edition::Fide1994, Stalemate) => "FIDE 1994 10.3",
-            (Edition::Fide1994, DeadPosition) => "FIDE 1994 10.4",
-            (Edition::Fide1994, ThreefoldAbout) => "FIDE 1994 10.10(1)",
-            (Edition::Fide1994, ThreefoldJust) => "FIDE 1994 10.10(2)",
-            (Edition::Fide1994, FiftyAbout | FiftyJust) => "FIDE 1994 10.12",
-        }
+        use Edition::*;
+        Some(match (self, article) {
+            (Fide2023, IllegalMove) => "FIDE 2023 3.10.1",
+            (Fide2023, Variant) => "FIDE 2023 1.1",
+            (Fide2023, Checkmate) => "FIDE 2023 5.1.1",
+            (Fide2023, Resignation) => "FIDE 2023 5.1.2",
+            (Fide2023, Win) => "FIDE 2023 5.1",
+            (Fide2023, Stalemate) => "FIDE 2023 5.2.1",
+            (Fide2023, DeadPosition) => "FIDE 2023 5.2.2",
+            (Fide2023, ThreefoldAbout) => "FIDE 2023 9.2.1.1",
+            (Fide2023, ThreefoldJust) => "FIDE 2023 9.2.1.2",
+            (Fide2023, FiftyAbout) => "FIDE 2023 9.3.1",
+            (Fide2023, FiftyJust) => "FIDE 2023 9.3.2",
+            (Fide2023, Fivefold) => "FIDE 2023 9.6.1",
+            (Fide2023, SeventyFive) => "FIDE 2023 9.6.2",
+            (Fide2023, FlagFall) => "FIDE 2023 6.9",
+            (Fide2023, LoneKingForfeit) => "FIDE 2023 7.5.5",
+            // The seed text of 2000 holds Articles 1 to 3 only; the others
+            // follow the published English text of the 2000 Laws.
+            (Fide2000, IllegalMove) => "FIDE 2000 3",
+            (Fide2000, Variant) => "FIDE 2000 1.1",
+            (Fide2000, Checkmate | Win | LoneKingForfeit) => "FIDE 2000 1.2",
+            (Fide2000, DeadPosition) => "FIDE 2000 1.3",
+            (Fide2000, Stalemate) => "FIDE 2000 5.2",
+            (Fide2000, ThreefoldAbout | ThreefoldJust) => "FIDE 2000 9.2",
+            (Fide2000, FiftyAbout | FiftyJust) => "FIDE 2000 9.3",
+            (Fide2000, FlagFall) => "FIDE 2000 6.9",
+            (Fide1994, IllegalMove) => "FIDE 1994 8.1",
+            (Fide1994, Variant) => "FIDE 1994 1",
+            (Fide1994, Checkmate | Win) => "FIDE 1994 10.1",
+            (Fide1994, Resignation) => "FIDE 1994 10.2",
+            (Fide1994, Stalemate) => "FIDE 1994 10.3",
+            (Fide1994, DeadPosition) => "FIDE 1994 10.4",
+            (Fide1994, BareKing) => "FIDE 1994 10.5",
+            (Fide1994, ThreefoldAbout) => "FIDE 1994 10.10(1)",
+            (Fide1994, ThreefoldJust) => "FIDE 1994 10.10(2)",
+            (Fide1994, FiftyAbout | FiftyJust) => "FIDE 1994 10.12",
+            (Fide1994, FlagFall) => "FIDE 1994 10.14",
+            // Not in the edition: the automatic draws before 2014; a
+            // resignation the winner could not earn before 2023; the lone
+            // king, which only 1994 settles outright.
+            (Fide2000 | Fide1994, Fivefold | SeventyFive)
+            | (Fide2000, Resignation | BareKing)
+            | (Fide2023, BareKing)
+            | (Fide1994, LoneKingForfeit) => return None,
+        })
     }
 
     /// Whether the position could be dead: no pawn, rook or queen on the
@@ -195,16 +259,43 @@ mod tests {
     fn citations_name_the_edition() {
         assert_eq!(
             Edition::Fide1994.cite(Article::ThreefoldJust),
-            "FIDE 1994 10.10(2)"
+            Some("FIDE 1994 10.10(2)")
         );
         assert_eq!(
             Edition::Fide2023.cite(Article::ThreefoldAbout),
-            "FIDE 2023 9.2.1.1"
+            Some("FIDE 2023 9.2.1.1")
         );
         assert_eq!(
             Edition::Fide2000.cite(Article::DeadPosition),
-            "FIDE 2000 1.3"
+            Some("FIDE 2000 1.3")
         );
+        // Every citation of an edition names it.
+        let articles = [
+            Article::Checkmate,
+            Article::Stalemate,
+            Article::DeadPosition,
+            Article::ThreefoldAbout,
+            Article::ThreefoldJust,
+            Article::FiftyAbout,
+            Article::FiftyJust,
+            Article::Fivefold,
+            Article::SeventyFive,
+            Article::FlagFall,
+            Article::BareKing,
+            Article::IllegalMove,
+            Article::Variant,
+            Article::Resignation,
+            Article::Win,
+            Article::LoneKingForfeit,
+        ];
+        for edition in [Edition::Fide2023, Edition::Fide2000, Edition::Fide1994] {
+            let prefix = format!("FIDE {} ", &edition.name()[5..]);
+            for article in articles {
+                if let Some(cited) = edition.cite(article) {
+                    assert!(cited.starts_with(&prefix), "{edition} {article:?}: {cited}");
+                }
+            }
+        }
         assert!(Edition::Fide2023.automatic_draws());
         assert!(!Edition::Fide2000.automatic_draws());
     }

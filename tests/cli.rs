@@ -4,6 +4,9 @@
 //! and the whole shared corpora (no crash, one row per game, the same output
 //! for any number of threads).
 //!
+//! A fixture is audited with the default options, plus the arguments listed
+//! one per line in `<case>.args` when there is one.
+//!
 //! `BLESS=1 cargo test --test cli` rewrites the expected files from the
 //! current output; the git diff is the review.
 
@@ -97,12 +100,14 @@ fn golden_fixtures() {
             .unwrap()
             .to_owned();
         let games = tmp.path().join("games.csv");
-        let out = run_in(
-            &dir,
-            &["-q", "--games", games.to_str().unwrap(), rel.as_str()],
-        );
-        let findings = text(&out.stdout);
         let case = case_of(input).unwrap();
+        // `<case>.args`: more arguments, one per line (e.g. another --rules).
+        let extra = fs::read_to_string(format!("{}.args", case.display())).unwrap_or_default();
+        let mut args = vec!["-q", "--games", games.to_str().unwrap()];
+        args.extend(extra.lines().filter(|l| !l.is_empty()));
+        args.push(rel.as_str());
+        let out = run_in(&dir, &args);
+        let findings = text(&out.stdout);
         let with = |ext: &str| PathBuf::from(format!("{}.{ext}", case.display()));
         check_golden(&with("findings.csv"), &findings, &mut failures);
         check_golden(

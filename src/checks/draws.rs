@@ -11,7 +11,7 @@ use crate::{
     game::RawGame,
     history::{Claim, ClaimKind, EndKind, History},
     replay::{self, Replay},
-    rules::{Article, Edition},
+    rules::Article,
 };
 
 /// "1 ply", "3 plies".
@@ -85,7 +85,6 @@ pub fn check(
     game: &RawGame<'_>,
     replayed: &Replay,
     history: &History,
-    edition: Edition,
     findings: &mut Vec<Finding>,
 ) {
     // The last position reached; moves after an automatic end still count
@@ -97,13 +96,13 @@ pub fn check(
         && claim.index < end_index
         && went_on(claim, last, history)
     {
-        findings.push(unclaimed(game, claim, last, edition, true));
+        findings.push(unclaimed(game, claim, last, true));
     }
     if let Some(claim) = &history.fifty
         && claim.index < end_index
         && went_on(claim, last, history)
     {
-        findings.push(unclaimed(game, claim, last, edition, false));
+        findings.push(unclaimed(game, claim, last, false));
     }
 
     let Some(end) = &history.end else {
@@ -148,7 +147,7 @@ pub fn check(
             plural(after, "ply", "plies")
         ),
     )
-    .citing(edition.cite(article))
+    .citing(article)
     .with_fen(end.fen.clone());
     if let Some(mv) = mv {
         finding = finding.at_move(mv);
@@ -171,13 +170,7 @@ fn went_on(claim: &Claim, last: usize, history: &History) -> bool {
     }
 }
 
-fn unclaimed(
-    game: &RawGame<'_>,
-    claim: &Claim,
-    last: usize,
-    edition: Edition,
-    threefold: bool,
-) -> Finding {
+fn unclaimed(game: &RawGame<'_>, claim: &Claim, last: usize, threefold: bool) -> Finding {
     let who = replay::side(claim.claimant);
     let more = last - claim.index;
     let (kind, about, just) = if threefold {
@@ -220,7 +213,7 @@ fn unclaimed(
                     "{who} could have claimed a draw by {rule_name}: {why}; the game went on for {}.", plural(more, "more ply", "more plies")
                 ),
             )
-            .citing(edition.cite(just))
+            .citing(just)
             .with_fen(claim.fen.clone());
             if let Some(mv) = mv {
                 f = f.at_move(mv);
@@ -252,7 +245,7 @@ fn unclaimed(
                     "{who} could have claimed a draw by {rule_name} {why}; the game went on for {}.", plural(more, "more ply", "more plies")
                 ),
             )
-            .citing(edition.cite(about))
+            .citing(about)
             .at_move(MoveRef {
                 ply: u32::try_from(claim.index + 1).unwrap_or(u32::MAX),
                 number,

@@ -83,7 +83,7 @@ pub struct Decided {
     /// The result it requires.
     pub expected: KnownOutcome,
     /// The article it rests on.
-    pub rule: &'static str,
+    pub rule: Article,
     /// The deciding position.
     pub fen: String,
     /// The side to move there.
@@ -98,6 +98,8 @@ pub struct Judging {
     pub edition: Edition,
     /// The winnability search for games won on time.
     pub search: Search,
+    /// Leave variations unread (`--no-variations`).
+    pub skip_variations: bool,
 }
 
 /// The recorded result: the Result tag if it is one of the four, else the
@@ -149,7 +151,13 @@ pub fn audit(
     moves::check_replay(game, &replayed, findings);
     moves::check_tokens(game, Some(&replayed), findings);
     moves::check_numbers(game, &start, findings);
-    draws::check(game, &replayed, history, edition, findings);
+    if !judging.skip_variations
+        && let Some(at) = game.lexed.variations
+    {
+        let issues = crate::variations::walk(game.bytes, at, &start, &game.lexed.sans);
+        moves::check_variations(game, &issues, findings);
+    }
+    draws::check(game, &replayed, history, findings);
     // An automatic end comes first: what follows it does not count.
     let decided = if let Some(end) = &history.end {
         let (board_end, article) = match end.kind {
@@ -160,7 +168,7 @@ pub fn audit(
         Some(Decided {
             end: board_end,
             expected: KnownOutcome::Draw,
-            rule: edition.cite(article),
+            rule: article,
             fen: end.fen.clone(),
             turn: end.turn,
         })
@@ -212,7 +220,7 @@ pub fn audit(
                 decided = Some(Decided {
                     end: BoardEnd::DeadPosition,
                     expected: KnownOutcome::Draw,
-                    rule: edition.cite(Article::DeadPosition),
+                    rule: Article::DeadPosition,
                     fen: replay::fen(&replayed.end),
                     turn: replayed.end.turn(),
                 });
@@ -262,7 +270,7 @@ fn judge(pos: &Chess, edition: Edition) -> Option<Decided> {
     Some(Decided {
         end,
         expected,
-        rule: edition.cite(article),
+        rule: article,
         fen: replay::fen(pos),
         turn: pos.turn(),
     })
@@ -288,6 +296,11 @@ mod tests {
 
     /// The kinds of finding a one-game PGN gets.
     fn kinds(pgn: &[u8], edition: Edition) -> Vec<Kind> {
+        audited(pgn, edition).iter().map(|f| f.kind).collect()
+    }
+
+    /// The findings a one-game PGN gets.
+    fn audited(pgn: &[u8], edition: Edition) -> Vec<Finding> {
         let mut tags = Tags::default();
         let mut lexed = Lexed::default();
         lexed.scan(pgn, 1, &mut tags);
@@ -301,9 +314,10 @@ mod tests {
         let judging = Judging {
             edition,
             search: Search::Fast,
+            skip_variations: false,
         };
         audit(&game, judging, &mut History::default(), &mut findings);
-        findings.iter().map(|f| f.kind).collect()
+        findings
     }
 
     const TAGS: &str = "[Event \"e\"]\n[Result \"1-0\"]\n";
@@ -371,6 +385,18 @@ mod tests {
                 "[ Result  \"1-0\"]\n\n1. e4 1-0".to_owned(),
                 Kind::NonStandardTag,
             ),
+            (
+                format!("{TAGS}\n1. e4 e5 (1... Ke7) 1-0"),
+                Kind::IllegalMoveInVariation,
+            ),
+            (
+                format!("{TAGS}\n1. Nf3 d5 2. d3 e5 (2... Nf6 3. Nd2) 1-0"),
+                Kind::AmbiguousMoveInVariation,
+            ),
+            (
+                format!("{TAGS}\n1. e4 (1. d4 Zz9) 1-0"),
+                Kind::MalformedMoveInVariation,
+            ),
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (
                 fen(
@@ -433,7 +459,7 @@ mod tests {
             ),
             (
                 fen("8/8/6p1/6k1/8/6K1/8/8 w - - 0 1", "1-0", "", ""),
-                Kind::BareKingWin,
+                Kind::BareKingForfeitWin,
             ),
             (
                 fen("6k1/2b5/6K1/8/8/8/2R5/8 b - - 0 1", "0-1", "", ""),
@@ -445,7 +471,27 @@ mod tests {
             let got = kinds(pgn.as_bytes(), Edition::Fide2023);
             assert!(got.contains(kind), "{kind}: {pgn:?} gave {got:?}");
             seen.push(*kind);
+            // Under every edition, the rule column names that edition, the
+            // PGN standard or the tool's own limit.
+            for edition in [Edition::Fide2023, Edition::Fide2000, Edition::Fide1994] {
+                let year = &edition.name()[5..];
+                for finding in audited(pgn.as_bytes(), edition) {
+                    let cited = finding.rule.cite(edition);
+                    assert!(
+                        cited.starts_with(&format!("FIDE {year} "))
+                            || cited.starts_with("PGN ")
+                            || cited == "pgn-arbiter limit",
+                        "{} under {edition} cites {cited:?}",
+                        finding.kind
+                    );
+                }
+            }
         }
+        // A lone king's win stands under no circumstance in 1994 (10.5).
+        let lone = fen("8/8/6p1/6k1/8/6K1/8/8 w - - 0 1", "1-0", "", "");
+        assert!(kinds(lone.as_bytes(), Edition::Fide1994).contains(&Kind::BareKingWin));
+        assert!(!kinds(lone.as_bytes(), Edition::Fide2000).contains(&Kind::BareKingWin));
+        seen.push(Kind::BareKingWin);
         // A Latin-1 byte in a tag value.
         let mut latin1 = b"[White \"M\xfcller\"]\n".to_vec();
         latin1.extend_from_slice(format!("{TAGS}\n1. e4 1-0").as_bytes());

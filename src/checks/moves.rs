@@ -14,6 +14,7 @@ use crate::{
     lenient,
     lexer::{Oddity, SanToken, StopKind},
     replay::{self, Failure, Replay},
+    variations::{self, Problem},
 };
 
 fn move_ref(game: &RawGame<'_>, before: &Chess, index: usize, start: usize, end: usize) -> MoveRef {
@@ -129,19 +130,7 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
     let mover = replay::side(pos.turn());
     let (kind, message) = match stopped.failure {
         Failure::Ambiguous => {
-            // The plain reading may be the one that fits twice.
-            let mut options = replay::candidates(pos, &token.san);
-            if options.is_empty()
-                && let Some((flipped, _)) = lenient::flip_capture(token.san.san)
-            {
-                options = replay::candidates(
-                    pos,
-                    &SanPlus {
-                        san: flipped,
-                        suffix: None,
-                    },
-                );
-            }
+            let options = ambiguous_options(pos, token.san.san);
             (
                 Kind::AmbiguousMove,
                 format!(
@@ -176,6 +165,22 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
             .at_move(token_ref(game, pos, stopped.index, token))
             .with_fen(replay::fen(pos)),
     );
+}
+
+/// The legal moves an ambiguous move could mean, as SAN: those it fits, or
+/// those its plain reading fits when that is the one that fits twice.
+fn ambiguous_options(pos: &Chess, san: San) -> Vec<String> {
+    let options = replay::candidates(pos, &SanPlus { san, suffix: None });
+    match lenient::flip_capture(san) {
+        Some((flipped, _)) if options.is_empty() => replay::candidates(
+            pos,
+            &SanPlus {
+                san: flipped,
+                suffix: None,
+            },
+        ),
+        _ => options,
+    }
 }
 
 /// Move numbers that are not the number of the move they stand before
@@ -280,6 +285,102 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
             line,
             "A comment opened with '{' is never closed; the rest of the input was read as this comment."
                 .to_owned(),
+        ));
+    }
+}
+
+/// Findings in the variations: the first move of each line that cannot be
+/// played or read, and variations that are not checked (PGN 8.2.5). Analysis
+/// is not the game, so these are warnings of their own codes.
+pub fn check_variations(
+    game: &RawGame<'_>,
+    issues: &crate::finding::Listed<variations::Issue>,
+    findings: &mut Vec<Finding>,
+) {
+    for issue in issues.listed() {
+        let text = game.text(issue.start, issue.end);
+        let (kind, why) = match (issue.problem, &issue.before) {
+            (Problem::Illegal, Some(pos)) => (
+                Kind::IllegalMoveInVariation,
+                format!(
+                    "'{text}' cannot be played: it is not a legal move for {} in this position",
+                    replay::side(pos.turn())
+                ),
+            ),
+            (Problem::Ambiguous, Some(pos)) => {
+                let options = issue
+                    .san
+                    .map_or_else(Vec::new, |san| ambiguous_options(pos, san));
+                let options = if options.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", options.join(", "))
+                };
+                (
+                    Kind::AmbiguousMoveInVariation,
+                    format!(
+                        "'{text}' fits more than one legal move for {}{options}",
+                        replay::side(pos.turn())
+                    ),
+                )
+            }
+            (Problem::Malformed, _) => (
+                Kind::MalformedMoveInVariation,
+                format!("'{text}' is not a move, move number, comment, NAG or result"),
+            ),
+            (Problem::NoMoveBefore, _) => {
+                findings.push(Finding::new(
+                    Kind::NonStandardMovetext,
+                    issue.line,
+                    "A variation stands where no move precedes it, so it replaces no move (PGN 8.2.5); its moves are not checked.".to_owned(),
+                ));
+                continue;
+            }
+            (Problem::TooDeep, _) => {
+                findings.push(Finding::new(
+                    Kind::NonStandardMovetext,
+                    issue.line,
+                    format!(
+                        "Variations are nested more than {} deep here; the deeper ones are not checked.",
+                        variations::MAX_DEPTH
+                    ),
+                ));
+                continue;
+            }
+            (Problem::Illegal | Problem::Ambiguous, None) => continue,
+        };
+        let depth = match issue.depth {
+            1 => "a variation".to_owned(),
+            n => format!("a variation nested {n} deep"),
+        };
+        let message = format!(
+            "In {depth}, {why}; that line of play is not followed past it. The mainline is not affected."
+        );
+        let mut finding = Finding::new(kind, issue.line, message);
+        if let Some(pos) = &issue.before {
+            finding = finding
+                .at_move(MoveRef {
+                    ply: u32::try_from(issue.ply).unwrap_or(u32::MAX),
+                    number: replay::move_number(pos),
+                    san: text,
+                })
+                .with_fen(replay::fen(pos));
+        }
+        findings.push(finding);
+    }
+    if let Some((more, first)) = issues.unlisted() {
+        let kind = match first.problem {
+            Problem::Illegal => Kind::IllegalMoveInVariation,
+            Problem::Ambiguous => Kind::AmbiguousMoveInVariation,
+            Problem::Malformed => Kind::MalformedMoveInVariation,
+            Problem::NoMoveBefore | Problem::TooDeep => Kind::NonStandardMovetext,
+        };
+        findings.push(Finding::new(
+            kind,
+            first.line,
+            format!(
+                "{more} more variation lines of this game, from this line on, have a move that cannot be played or read; only the first {MAX_LISTED} are listed."
+            ),
         ));
     }
 }

@@ -37,7 +37,7 @@ pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<F
                 game.line,
                 "The game has no Result tag.".to_owned(),
             )
-            .citing("PGN 8.1.1"),
+            .citing(crate::rules::Source::Pgn("PGN 8.1.1")),
         ),
         Some(_) if marker.is_none() => findings.push(Finding::new(
             Kind::MissingResult,

@@ -1,7 +1,15 @@
 //! Wins the winner could not have earned: a lone king (FIDE 1994 10.5), a
-//! flag fall (2023 6.9; 2000 6.10) or a resignation (2023 5.1.2) against a
+//! flag fall (2023 6.9; 2000 6.9) or a resignation (2023 5.1.2) against a
 //! side that cannot mate, a win with no recorded reason; and, when neither
 //! side can mate, a dead position beyond material (5.2.2).
+//!
+//! A lone king's win: under 1994 it never stands (10.5). Under 2000 and
+//! 2023 a lone king can win a game its opponent forfeits (2023: a phone in
+//! the playing area, 11.3.2.2; not arriving, 6.7) but not every forfeit
+//! (2023: illegal moves against a side that cannot mate, 7.5.5; a flag fall,
+//! 6.9). A flag fall and a resignation are judged as any unearned win; any
+//! other end (a forfeit, an adjudication, no recorded cause) cannot be
+//! judged from the record and is a warning that names both sides of it.
 
 use shakmaty::{Chess, Color, KnownOutcome};
 
@@ -15,7 +23,7 @@ use crate::{
     finding::{Finding, Kind},
     game::RawGame,
     replay,
-    rules::{Article, Edition},
+    rules::Edition,
 };
 
 /// Whether a decisive result was earned on the board.
@@ -42,7 +50,10 @@ pub fn unearned(
     let edition = judging.edition;
     let bare = winnable::bare_king(pos, winner);
     let kind = match how_ended {
-        _ if bare => Kind::BareKingWin,
+        _ if bare && edition == Edition::Fide1994 => Kind::BareKingWin,
+        _ if bare && !matches!(how_ended, HowEnded::TimeForfeit | HowEnded::Resignation) => {
+            Kind::BareKingForfeitWin
+        }
         HowEnded::TimeForfeit if edition != Edition::Fide1994 => Kind::UnwinnableWinOnTime,
         HowEnded::Resignation if edition == Edition::Fide2023 => Kind::UnwinnableWinByResignation,
         HowEnded::Unknown if edition != Edition::Fide1994 => Kind::UnexplainedWinUnwinnable,
@@ -80,36 +91,39 @@ pub fn unearned(
     let w = replay::side(winner);
     let l = replay::side(!winner);
     let score = result_str(KnownOutcome::Decisive { winner });
-    let (rule, message) = match kind {
-        Kind::BareKingWin => (
-            edition.cite(Article::BareKing),
-            format!(
-                "{w} is recorded as the winner ({score}) with only a king left, and a lone king can never win; the game is a draw."
-            ),
+    let message = match kind {
+        Kind::BareKingWin => format!(
+            "{w} is recorded as the winner ({score}) with only a king left, and a lone king can never win; the game is a draw."
         ),
-        Kind::UnwinnableWinOnTime => (
-            edition.cite(Article::FlagFall),
+        Kind::BareKingForfeitWin => {
+            let how = match how_ended {
+                HowEnded::Unknown => "The record does not say how the game ended".to_owned(),
+                other => format!("The game ended by {}", other.as_str().replace('-', " ")),
+            };
+            let laws = match edition {
+                Edition::Fide2023 => {
+                    "Under the 2023 Laws such a win stands for some forfeits (a phone in the playing area, 11.3.2.2; not arriving, 6.7) and falls for others (illegal moves against a side that cannot mate, 7.5.5; a flag fall, 6.9)"
+                }
+                _ => "A lone king cannot mate (2000 1.2), so such a win can only be a forfeit",
+            };
             format!(
-                "{l} lost on time, but {w} cannot checkmate by any series of legal moves from the final position, so the game is a draw, not {score}."
-            ),
+                "{w} is recorded as the winner ({score}) with only a king left. {how}. {laws}; the record does not say which, so the arbiter's decision should be checked."
+            )
+        }
+        Kind::UnwinnableWinOnTime => format!(
+            "{l} lost on time, but {w} cannot checkmate by any series of legal moves from the final position, so the game is a draw, not {score}."
         ),
-        Kind::UnwinnableWinByResignation => (
-            kind.rule(),
-            format!(
-                "{l} resigned in a position where {w} cannot checkmate by any series of legal moves, so the game is a draw, not {score}."
-            ),
+        Kind::UnwinnableWinByResignation => format!(
+            "{l} resigned in a position where {w} cannot checkmate by any series of legal moves, so the game is a draw, not {score}."
         ),
-        _ => (
-            kind.rule(),
-            format!(
-                "The record does not say how the game ended, and {w}, the recorded winner ({score}), cannot checkmate by any series of legal moves from the final position."
-            ),
+        _ => format!(
+            "The record does not say how the game ended, and {w}, the recorded winner ({score}), cannot checkmate by any series of legal moves from the final position."
         ),
     };
-    findings.push(
-        Finding::new(kind, line, message)
-            .citing(rule)
-            .with_fen(replay::fen(pos)),
-    );
+    findings.push(Finding::new(kind, line, message).with_fen(replay::fen(pos)));
+    // A forfeit may stand: the result is not known to be wrong.
+    if kind == Kind::BareKingForfeitWin {
+        return Unearned::No;
+    }
     Unearned::Yes
 }
