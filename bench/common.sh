@@ -16,3 +16,42 @@ make_corpus() {
     find "$corpora" -name '*.pgn' | LC_ALL=C sort | while read -r f; do printf '\n\n'; cat "$f"; done
   } > "$corpus"
 }
+
+# Times two commands in turn (A B A B ...), one warm-up pair then $3 pairs,
+# whole-process wall time by hyperfine, appending "label<TAB>A s<TAB>B s" to
+# $5 for each pair: time_pairs A_CMD B_CMD RUNS LABEL FILE.
+time_pairs() {
+  local i
+  for i in $(seq 0 "$3"); do
+    hyperfine -N --runs 1 --export-json "$work/pair.json" -n A "$1" -n B "$2" >/dev/null 2>&1
+    [ "$i" = 0 ] && continue # the warm-up pair
+    python3 - "$work/pair.json" "$4" >> "$5" <<'PY'
+import json, sys
+r = {x["command"]: x["times"][0] for x in json.load(open(sys.argv[1]))["results"]}
+print(f"{sys.argv[2]}\t{r['A']}\t{r['B']}")
+PY
+  done
+}
+
+# The Markdown table of a time_pairs file: pair_table FILE LABEL_HEADER.
+pair_table() {
+  python3 - "$1" "$2" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+print(f"| {sys.argv[2]} | pairs | A median s | B median s | A/B median | A/B min | A/B max |")
+print("|---:|---:|---:|---:|---:|---:|---:|")
+for label in dict.fromkeys(j for j, _, _ in rows):
+    pairs = [(float(a), float(b)) for j, a, b in rows if j == label]
+    ratios = [a / b for a, b in pairs]
+    print(f"| {label} | {len(pairs)} | {statistics.median(a for a, _ in pairs):.3f} | "
+          f"{statistics.median(b for _, b in pairs):.3f} | {statistics.median(ratios):.3f} | "
+          f"{min(ratios):.3f} | {max(ratios):.3f} |")
+PY
+}
+
+# One line naming the machine, for the reports.
+machine() {
+  python3 -c 'import os, platform
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+print(f"- Machine: {os.cpu_count()} cores ({cpu}), {platform.platform()}")'
+}

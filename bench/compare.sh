@@ -29,35 +29,19 @@ make_corpus
 : > "$work/compare-pairs.tsv"
 for jobs in 1 "$(nproc)"; do
   args="-q --fail-on never -j $jobs --findings /dev/null $corpus"
-  for i in $(seq 0 "$runs"); do
-    hyperfine -N --runs 1 --export-json "$work/pair.json" \
-      -n now "$now $args" -n then "$then_bin $args" >/dev/null 2>&1
-    [ "$i" = 0 ] && continue # the warm-up pair
-    python3 - "$work/pair.json" "$jobs" >> "$work/compare-pairs.tsv" <<'PY'
-import json, sys
-r = {x["command"]: x["times"][0] for x in json.load(open(sys.argv[1]))["results"]}
-print(f"{sys.argv[2]}\t{r['now']}\t{r['then']}")
-PY
-  done
+  time_pairs "$now $args" "$then_bin $args" "$runs" "$jobs" "$work/compare-pairs.tsv"
 done
 
-python3 - "$work/compare-pairs.tsv" "$corpus" "$ref" "$(git rev-parse --short HEAD)" > bench/COMPARE.md <<'PY'
-import os, platform, statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
-cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-print("# This build against an earlier one\n")
-print("Written by `bench/compare.sh`; every figure comes from one run of it.\n")
-print(f"- Machine: {os.cpu_count()} cores ({cpu}), {platform.platform()}")
-print(f"- A: {sys.argv[4]} (this build); B: {sys.argv[3]}. Input: every real file of the shared corpora")
-print(f"  joined, {os.path.getsize(sys.argv[2]) / 1e6:.1f} MB. Whole-process wall time (hyperfine), A and B in turn,")
-print("  ratio A/B pair by pair (below 1: A is faster).\n")
-print("| threads | pairs | A median s | B median s | A/B median | A/B min | A/B max |")
-print("|---:|---:|---:|---:|---:|---:|---:|")
-for jobs in dict.fromkeys(j for j, _, _ in rows):
-    pairs = [(float(a), float(b)) for j, a, b in rows if j == jobs]
-    ratios = [a / b for a, b in pairs]
-    print(f"| {jobs} | {len(pairs)} | {statistics.median(a for a, _ in pairs):.3f} | "
-          f"{statistics.median(b for _, b in pairs):.3f} | {statistics.median(ratios):.3f} | "
-          f"{min(ratios):.3f} | {max(ratios):.3f} |")
-PY
+{
+  echo "# This build against an earlier one"
+  echo
+  echo "Written by \`bench/compare.sh\`; every figure comes from one run of it."
+  echo
+  machine
+  echo "- A: $(git rev-parse --short HEAD) (this build); B: $ref. Input: every real file of the shared corpora"
+  echo "  joined, $(( $(stat -c %s "$corpus") / 1000000 )) MB. Whole-process wall time (hyperfine), A and B in turn,"
+  echo "  ratio A/B pair by pair (below 1: A is faster)."
+  echo
+  pair_table "$work/compare-pairs.tsv" threads
+} > bench/COMPARE.md
 cat bench/COMPARE.md

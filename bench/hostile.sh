@@ -30,6 +30,8 @@ write("long-line.pgn", [b'[Event "x"]\n\n'] + [b"Nf3 Nf6 Ng1 Ng8 " * 65536] * 10
 write("big-comment.pgn", [b'[Event "x"]\n\n{'] + [b"a" * (1 << 20)] * 200 + [b"} *\n"])
 write("wrong-check-suffix.pgn", [b'[Event "x"]\n\n'] + [b"Nf3+ Nf6+ Ng1+ Ng8+ " * 25_000] + [b"*\n"])
 write("many-bad-tags.pgn", [b"[x]\n" * 2_000_000 + b"\n1. e4 *\n"])
+write("deep-variations.pgn", [b'[Event "x"]\n\n1. e4 ' + b"(1. d4 " * 500_000 + b")" * 500_000 + b" *\n"])
+write("many-variations.pgn", [b'[Event "x"]\n\n1. e4 e5 ' + b"(1... c5 2. Ke3) " * 200_000 + b"*\n"])
 write("tiny-games-with-tags.pgn", [b'[Event "=1+1"]\n[Result "1-0"]\n\n1. e4 0-1\n\n' * 300_000])
 PY
 [ -f "$dir/nul.pgn.bz2" ] || head -c 2000M /dev/zero | bzip2 -9 > "$dir/nul.pgn.bz2"
@@ -56,7 +58,7 @@ measure() { # name file-or-device size-label jobs
   printf '| %s | %s | %s | %.1f | %s | %s | %s |\n' "$name" "$size" "$j" "$(echo "$kb/1024" | bc -l)" "$secs" "$status" "${games:-0}" >> "$out"
 }
 for j in 1 8; do
-  for f in stars header-only header-only-3m header-only-10m long-line big-comment wrong-check-suffix many-bad-tags tiny-games-with-tags; do
+  for f in stars header-only header-only-3m header-only-10m long-line big-comment wrong-check-suffix deep-variations many-variations many-bad-tags tiny-games-with-tags; do
     measure "$f" "$dir/$f.pgn" "$(du -h --apparent-size "$dir/$f.pgn" | cut -f1)" "$j"
   done
   measure "bzip2 of 2000 MB of NUL" "$dir/nul.pgn.bz2" "$(du -h --apparent-size "$dir/nul.pgn.bz2" | cut -f1)" "$j"
@@ -64,11 +66,11 @@ for j in 1 8; do
 done
 # The same section at the end of RESULTS.md, replacing an older one.
 python3 - "$out" bench/RESULTS.md <<'PY'
-import sys
+import re, sys
 table, results = open(sys.argv[1]).read(), sys.argv[2]
 text = open(results).read()
-mark = "\n# Peak memory on hostile input\n"
-text = text.split(mark)[0].rstrip("\n") + "\n" + mark.replace("\n# ", "\n## ", 1) + table.split("\n", 1)[1]
+text = re.split(r"\n#+ Peak memory on hostile input\n", text)[0].rstrip("\n")
+text += "\n\n## Peak memory on hostile input\n" + table.split("\n", 1)[1]
 open(results, "w").write(text)
 PY
 cat "$out"

@@ -63,8 +63,9 @@ fi
 peaks=""
 for k in "${!peak[@]}"; do peaks+="$k=${peak[$k]} "; done
 
-# bench/hostile.sh's section at the end of RESULTS.md is kept.
-hostile=$(sed -n '/^## Peak memory on hostile input$/,$p' bench/RESULTS.md 2>/dev/null || true)
+# The sections other scripts keep at the end of RESULTS.md (what variations
+# cost, bench/hostile.sh's table) are kept.
+hostile=$(sed -n '/^## /,$p' bench/RESULTS.md 2>/dev/null || true)
 python3 - "$work/times.json" "$bytes" "$games" "$slice_bytes" "$slice_games" "$peaks" "$big" > bench/RESULTS.md <<'PY'
 import json, os, platform, subprocess, sys
 times = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
