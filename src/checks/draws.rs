@@ -4,7 +4,7 @@
 //! already ended by itself (fivefold 9.6.1, 75 moves 9.6.2, dead position
 //! 5.2.2).
 
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 use crate::{
     finding::{Finding, Kind, MoveRef},
@@ -94,13 +94,13 @@ pub fn check(
 
     if let Some(claim) = &history.threefold
         && claim.index < end_index
-        && went_on(claim, last, history)
+        && went_on(claim, last, history.count_at(last) >= 3)
     {
         findings.push(unclaimed(game, claim, last, true));
     }
     if let Some(claim) = &history.fifty
         && claim.index < end_index
-        && went_on(claim, last, history)
+        && went_on(claim, last, replayed.end.halfmoves() >= 100)
     {
         findings.push(unclaimed(game, claim, last, false));
     }
@@ -155,18 +155,16 @@ pub fn check(
     findings.push(finding);
 }
 
-/// Whether play went on past a claim point without the claim being made:
-/// writing down the repeating (or fiftieth) move as the game's last move is
-/// how such a claim is made, so that is not "went on".
-fn went_on(claim: &Claim, last: usize, history: &History) -> bool {
+/// Whether play went on past a claim point without the claim being made.
+/// One policy for both claims: a claim "by intention" is made by writing
+/// down the move that completes the repetition or the fifty moves, so a
+/// record that ends with that move (`completed`: the last position repeats
+/// for the third time, or has a halfmove clock of 100) shows the claim; a
+/// record that ends with any other move, or goes on longer, went on.
+fn went_on(claim: &Claim, last: usize, completed: bool) -> bool {
     match claim.kind {
         ClaimKind::Just => last > claim.index,
-        ClaimKind::About(_) => {
-            last > claim.index + 1
-                || (last == claim.index + 1
-                    && claim.earlier.len() >= 2
-                    && history.count_at(last) < 3)
-        }
+        ClaimKind::About(_) => last > claim.index + 1 || (last == claim.index + 1 && !completed),
     }
 }
 

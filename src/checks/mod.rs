@@ -322,6 +322,28 @@ mod tests {
 
     const TAGS: &str = "[Event \"e\"]\n[Result \"1-0\"]\n";
 
+    /// A claim by writing down the move that completes the repetition or
+    /// the fifty moves is made by ending the record with that move; any
+    /// other last move leaves it unclaimed. The same for both rules.
+    #[test]
+    fn one_claim_policy_for_repetition_and_fifty_moves() {
+        let drawn = |fen: &str, moves: &str| {
+            let setup = if fen.is_empty() {
+                String::new()
+            } else {
+                format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n")
+            };
+            let pgn = format!("[Result \"1/2-1/2\"]\n{setup}\n{moves} 1/2-1/2");
+            kinds(pgn.as_bytes(), Edition::Fide2023)
+        };
+        let fifty = "4k3/8/8/8/8/8/P7/4K2R w - - 99 80";
+        assert!(!drawn(fifty, "80. Rh2").contains(&Kind::UnclaimedFiftyMoves));
+        assert!(drawn(fifty, "80. a3").contains(&Kind::UnclaimedFiftyMoves));
+        let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1";
+        assert!(!drawn("", &format!("{shuffle} Ng8")).contains(&Kind::UnclaimedThreefold));
+        assert!(drawn("", &format!("{shuffle} Nc6")).contains(&Kind::UnclaimedThreefold));
+    }
+
     /// Every kind, from the smallest game that shows it.
     #[test]
     fn each_kind_from_a_tiny_game() {
