@@ -19,7 +19,10 @@
 //! termination marker (PGN import format; ChessBase writes one after a
 //! game's opening comment), and a tag section that repeats a tag name after a
 //! blank line is the next game's (header-only games, as in broadcast
-//! exports). `pgn::last_game_start` cuts blocks only where both agree.
+//! exports). `pgn::last_game_start` cuts blocks only where both agree. And
+//! a tag pair split over lines (PGN 8.1 allows white space, line ends too,
+//! between its tokens) is read as one tag, where pgn-reader reads tags on
+//! one line only.
 
 use crate::{
     finding::Listed,
@@ -169,6 +172,9 @@ pub struct Lexed {
     /// Tags whose name has white space around it, read all the same: the
     /// line and the byte offset where it starts.
     pub spaced_tags: Listed<(u64, usize)>,
+    /// Tag pairs split over lines, read all the same: the first and last
+    /// line and the tag's index in `Tags`.
+    pub split_tags: Listed<(u64, u64, usize)>,
     /// Start of the last bad tag line, so that a line counts once.
     last_bad: Option<usize>,
     /// Mainline moves up to the first unreadable token.
@@ -433,6 +439,7 @@ impl Lexed {
         self.tag_lines.clear();
         self.bad_tags.clear();
         self.spaced_tags.clear();
+        self.split_tags.clear();
         self.last_bad = None;
         self.name_set.0.clear();
         self.name_set.1 = 0;
@@ -480,6 +487,29 @@ impl Lexed {
                 cur.skip_until_after(b'\n');
                 return false;
             };
+            if rest[delim] == b'\n'
+                && let Some(split) = split_tag(rest)
+            {
+                // PGN 8.1 lets white space, line ends too, stand between
+                // the tokens of a tag pair; pgn-reader reads a tag on one
+                // line only.
+                let base = cur.pos;
+                let name = (base + split.name.0, base + split.name.1);
+                self.names.push(name);
+                let bytes = cur.bytes;
+                let value = bytes.get(base + split.value.0..base + split.value.1);
+                tags.push(
+                    bytes.get(name.0..name.1).unwrap_or_default(),
+                    &crate::pgn::unescape(value.unwrap_or_default()),
+                );
+                for _ in 0..split.end {
+                    cur.bump();
+                }
+                self.split_tags.push((line, cur.line, self.tag_lines.len()));
+                self.tag_lines.push(line);
+                blank_before = cur.skip_whitespace(false) >= 2;
+                continue;
+            }
             if rest[delim] != b'"' {
                 self.bad(TagProblem::NoValue, line, line_start);
                 cur.skip(delim);
@@ -927,6 +957,61 @@ impl Lexed {
             end,
         });
     }
+}
+
+/// A tag pair split over lines, as offsets from after its `[`.
+struct SplitTag {
+    name: (usize, usize),
+    value: (usize, usize),
+    /// After the `]`.
+    end: usize,
+}
+
+/// Bytes within which a tag pair split over lines must close.
+const SPLIT_TAG_MAX: usize = 1024;
+
+/// A tag pair whose tokens stand on more than one line (`[`, then `ECO`,
+/// `"B01"` and `]` on lines of their own): the name, a value on one line,
+/// and the `]`, separated by white space only, within `SPLIT_TAG_MAX`
+/// bytes of the `[`. `rest` starts after the `[`.
+fn split_tag(rest: &[u8]) -> Option<SplitTag> {
+    let window = rest.get(..rest.len().min(SPLIT_TAG_MAX))?;
+    let blanks = |mut i: usize| {
+        while window.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+        i
+    };
+    let name_start = blanks(0);
+    let mut i = name_start;
+    while window
+        .get(i)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    {
+        i += 1;
+    }
+    let name = (name_start, i);
+    i = blanks(i);
+    if i == name.0 || window.get(i) != Some(&b'"') {
+        return None;
+    }
+    let value_start = i + 1;
+    i = value_start;
+    loop {
+        match *window.get(i)? {
+            b'\\' => i += 2,
+            b'"' => break,
+            b'\n' => return None,
+            _ => i += 1,
+        }
+    }
+    let value = (value_start, i);
+    i = blanks(i + 1);
+    (window.get(i) == Some(&b']')).then_some(SplitTag {
+        name,
+        value,
+        end: i + 1,
+    })
 }
 
 /// After the first digit of a move number: more digits, then dots and blanks.

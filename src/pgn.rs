@@ -173,8 +173,11 @@ mod tests {
             let mut reader = Reader::new(Cursor::new(bytes));
             let mut mainline = Mainline::default();
             let _ = reader.read_game(&mut mainline);
+            // Tag pairs split over lines are read by the lexer only.
+            let split: Vec<usize> = lexed.split_tags.listed().iter().map(|t| t.2).collect();
             let ours: Vec<(Vec<u8>, Vec<u8>)> = tags
                 .iter()
+                .filter(|(i, _, _)| !split.contains(i))
                 .map(|(_, n, v)| (n.to_vec(), v.to_vec()))
                 .collect();
             if lexed.tag_break.is_some() {
@@ -185,7 +188,11 @@ mod tests {
                 continue;
             }
             assert_eq!(ours, mainline.tags, "{name} game {count}: tags");
-            assert_eq!(lexed.tag_lines.len(), ours.len(), "{name} game {count}");
+            assert_eq!(
+                lexed.tag_lines.len(),
+                ours.len() + split.len(),
+                "{name} game {count}"
+            );
             // Tokens pgn-reader skips but the lexer reads by a plain reading
             // (`o-o`, `e8Q`; not `0-0`, which pgn-reader reads too).
             let sans: Vec<SanPlus> = lexed
@@ -227,6 +234,7 @@ mod tests {
             b"[Event \"x\"]\n[Bad tag]\n[Site \"y\n1. e4 *",
             b"[Event \"a \\\"quoted\\\" \\\\ name\"]\n\n1. e4 *",
             b"1. e4 {unterminated",
+            b"[Event \"x\"] [\n  ECO\n  \"B01\"\n]\n[Site \"y\"]\n\n1. e4 *",
         ];
         for (i, case) in cases.iter().enumerate() {
             assert_lexer_agrees(&format!("case {i}"), case);

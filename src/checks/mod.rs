@@ -408,6 +408,10 @@ mod tests {
                 Kind::NonStandardTag,
             ),
             (
+                "[Event \"e\"] [\nResult\n\"1-0\"\n]\n\n1. e4 1-0".to_owned(),
+                Kind::NonStandardTag,
+            ),
+            (
                 format!("{TAGS}\n1. e4 e5 (1... Ke7) 1-0"),
                 Kind::IllegalMoveInVariation,
             ),
@@ -509,6 +513,9 @@ mod tests {
                 }
             }
         }
+        // A tag pair over four lines is the tag it names: no missing result.
+        let split = "[Event \"e\"] [\nResult\n\"1-0\"\n]\n\n1. e4 1-0";
+        assert!(!kinds(split.as_bytes(), Edition::Fide2023).contains(&Kind::MissingResult));
         // A lone king's win stands under no circumstance in 1994 (10.5).
         let lone = fen("8/8/6p1/6k1/8/6K1/8/8 w - - 0 1", "1-0", "", "");
         assert!(kinds(lone.as_bytes(), Edition::Fide1994).contains(&Kind::BareKingWin));

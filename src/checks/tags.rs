@@ -40,6 +40,27 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
             ),
         ));
     }
+    let split = &game.lexed.split_tags;
+    for &(first, last, index) in split.listed() {
+        let Some((_, name, value)) = game.tags.iter().nth(index) else {
+            continue;
+        };
+        let pair = crate::game::excerpt(&[b"[", name, b" \"", value, b"\"]"].concat(), 60);
+        findings.push(Finding::new(
+            Kind::NonStandardTag,
+            first,
+            format!("Tag pair '{pair}' is split over lines {first} to {last}; it is read as the tag it names, but PGN writes a tag pair on one line."),
+        ));
+    }
+    if let Some((more, &(line, _, _))) = split.unlisted() {
+        findings.push(Finding::new(
+            Kind::NonStandardTag,
+            line,
+            format!(
+                "{more} more tag pairs of this game, from this line on, are split over lines; only the first {MAX_LISTED} are listed."
+            ),
+        ));
+    }
     if let Some((more, bad)) = game.lexed.bad_tags.unlisted() {
         findings.push(Finding::new(
             Kind::MalformedTag,
