@@ -40,9 +40,36 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub games: Option<PathBuf>,
 
+    /// Also write the run's summary as JSON to this file (`-`: standard
+    /// output): version, rules, options, and per input and in total the
+    /// games, plies and findings per code and severity, the time taken,
+    /// and `complete` (false when an input could not be read or the run
+    /// was cut short). Written whole, even when the run is not complete.
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+
     /// Exit with status 1 when there is a finding of this severity or worse.
     #[arg(long, value_enum, default_value_t = FailOn::Error, value_name = "SEVERITY")]
     pub fail_on: FailOn,
+
+    /// Report only these findings: a comma-separated list of codes,
+    /// severities (error, warning, info) and starts of codes (`unclaimed-`).
+    /// Applies to both reports, the summary and the exit status. Default:
+    /// all.
+    #[arg(long, value_name = "LIST")]
+    pub select: Option<String>,
+
+    /// Leave out these findings (same kinds of items as --select; applied
+    /// after it).
+    #[arg(long, value_name = "LIST")]
+    pub ignore: Option<String>,
+
+    /// A findings report (CSV) of an earlier run: findings that match one of
+    /// its rows on file, game, code, ply and san are left out, one row for
+    /// one finding, so that only new findings are reported and fail the
+    /// run.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
 
     /// The Laws of Chess to apply: fide-2023 (with the automatic draws by
     /// fivefold repetition and 75 moves), fide-2000 (no automatic draws; a

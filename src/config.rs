@@ -13,6 +13,7 @@ use crate::{
     input::{self, Input},
     output::{self, Output},
     rules::Edition,
+    selection::Selection,
 };
 
 /// Everything a run needs to know.
@@ -24,6 +25,8 @@ pub struct Config {
     pub findings: Output,
     /// The games report, if asked for.
     pub games: Option<Output>,
+    /// The summary as JSON, if asked for.
+    pub summary: Option<Output>,
     /// Findings at or above this make the exit status 1; `None` never.
     pub fail_on: Option<Severity>,
     /// The rule edition.
@@ -38,6 +41,10 @@ pub struct Config {
     pub quiet: bool,
     /// Cells as they are, not made safe for spreadsheets.
     pub raw_csv: bool,
+    /// Which findings are reported (`--select`, `--ignore`, `--baseline`).
+    pub selection: Selection,
+    /// The options as given, for the JSON summary.
+    pub options: serde_json::Value,
 }
 
 /// `--jobs` is capped at this many threads per core.
@@ -87,17 +94,39 @@ impl Config {
             FailOn::Info => Some(Severity::Info),
             FailOn::Never => None,
         };
+        let options = serde_json::json!({
+            "select": cli.select,
+            "ignore": cli.ignore,
+            "baseline": cli.baseline.as_ref().map(|p| p.display().to_string()),
+            "fail_on": format!("{:?}", cli.fail_on).to_lowercase(),
+            "winnability": format!("{:?}", cli.winnability).to_lowercase(),
+            "no_variations": cli.no_variations,
+            "raw_csv": cli.raw_csv,
+            "jobs": jobs,
+        });
+        let mut selection =
+            Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(UsageError)?;
+        if let Some(path) = &cli.baseline {
+            selection = selection
+                .with_baseline(path)
+                .map_err(|e| UsageError(format!("--baseline {e}")))?;
+        }
         let (inputs, notes) = input::expand(&paths);
         for note in notes {
             eprintln!("pgn-arbiter: {note}");
         }
         let findings = cli.findings.map_or(Output::Stdout, Output::from_path);
         let games = cli.games.map(Output::from_path);
-        output::check(&inputs, &findings, games.as_ref()).map_err(UsageError)?;
+        let summary = cli.summary.map(Output::from_path);
+        let mut outputs = vec![("--findings", &findings)];
+        outputs.extend(games.as_ref().map(|g| ("--games", g)));
+        outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
+        output::check(&inputs, &outputs).map_err(UsageError)?;
         Ok(Config {
             inputs,
             findings,
             games,
+            summary,
             fail_on,
             edition: match cli.rules {
                 Rules::Fide2023 => Edition::Fide2023,
@@ -113,6 +142,8 @@ impl Config {
             jobs,
             quiet: cli.quiet,
             raw_csv: cli.raw_csv,
+            selection,
+            options,
         })
     }
 }

@@ -35,6 +35,7 @@ pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod rules;
+pub mod selection;
 pub mod variations;
 
 #[cfg(test)]
@@ -143,6 +144,18 @@ fn stdout_closed(to_file: bool) -> Status {
     }
 }
 
+/// Writes the JSON summary and puts it in place: whole, also when the run
+/// is not complete (it says so itself).
+fn write_summary(out: output::Opened, json: &str) -> io::Result<()> {
+    let (mut writer, file) = out.into_parts();
+    writer.write_all(json.as_bytes())?;
+    writer.flush()?;
+    drop(writer);
+    let mut commit = output::Commit::default();
+    commit.add(file);
+    commit.commit()
+}
+
 /// Runs the audit described by `config`.
 pub fn run(config: &Config) -> Status {
     let started = Instant::now();
@@ -157,7 +170,12 @@ pub fn run(config: &Config) -> Status {
     let Ok(games) = config.games.as_ref().map(open).transpose() else {
         return Status::Trouble;
     };
-    let to_file = findings.is_file() || games.as_ref().is_some_and(output::Opened::is_file);
+    let Ok(summary_out) = config.summary.as_ref().map(open).transpose() else {
+        return Status::Trouble;
+    };
+    let to_file = findings.is_file()
+        || games.as_ref().is_some_and(output::Opened::is_file)
+        || summary_out.as_ref().is_some_and(output::Opened::is_file);
     if to_file {
         output::clean_up_on_signals();
     }
@@ -177,6 +195,7 @@ pub fn run(config: &Config) -> Status {
             return Status::Trouble;
         }
     };
+    report.select(config.selection.clone());
 
     let total = config
         .inputs
@@ -186,16 +205,29 @@ pub fn run(config: &Config) -> Status {
             _ => Some(input::size(&i.source).unwrap_or(0)),
         })
         .sum::<Option<u64>>();
-    let bar = progress::bar(total, config.quiet);
+    let rows_on_stdout =
+        config.findings == Output::Stdout || config.games.as_ref() == Some(&Output::Stdout);
+    let bar = progress::bar(total, config.quiet, rows_on_stdout);
     let counter = Arc::new(AtomicU64::new(0));
 
     let mut write_error = None;
     let mut current = usize::MAX;
     let mut number = 0u64;
     let mut failed = None;
+    let mut failure = None;
+    // Per-input counts: every input up to `input` has begun, in order.
+    let mut begun = 0usize;
+    let mut begin = |report: &mut Report, input: usize| {
+        while begun <= input {
+            let name = config.inputs.get(begun).map_or("", |i| i.name.as_str());
+            report.summary.begin_input(name);
+            begun += 1;
+        }
+    };
     let mut sink = |checked: Checked| -> bool {
         match checked {
             Checked::Games { input, games } => {
+                begin(&mut report, input);
                 if input != current {
                     current = input;
                     number = 0;
@@ -220,13 +252,21 @@ pub fn run(config: &Config) -> Status {
                 ));
             }
             Checked::Problem { input, message } => {
+                begin(&mut report, input);
                 let name = config.inputs.get(input).map_or("", |i| i.name.as_str());
                 bar.suspend(|| eprintln!("pgn-arbiter: {name}: {message}"));
                 report.summary.problems += 1;
                 failed = Some(input);
+                failure = Some(message);
             }
             Checked::InputDone(input) => {
-                report.summary.files += 1;
+                begin(&mut report, input);
+                let problem = if failed == Some(input) {
+                    failure.take()
+                } else {
+                    None
+                };
+                report.summary.end_input(problem);
                 if current != input && failed != Some(input) {
                     let name = config.inputs.get(input).map_or("", |i| i.name.as_str());
                     bar.suspend(|| eprintln!("pgn-arbiter: {name}: no game found in it"));
@@ -252,18 +292,34 @@ pub fn run(config: &Config) -> Status {
     bar.finish_and_clear();
 
     let finished = report.finish();
-    match (write_error, finished) {
-        (Some(err), _) if is_broken_pipe(&err) => return stdout_closed(to_file),
-        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => return stdout_closed(to_file),
+    let cut_short = match (write_error, finished) {
+        (Some(err), _) if is_broken_pipe(&err) => Some(stdout_closed(to_file)),
+        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => Some(stdout_closed(to_file)),
         (Some(err), _) => {
             eprintln!("pgn-arbiter: cannot write the report: {err}");
-            return Status::Trouble;
+            Some(Status::Trouble)
         }
         (None, Err(err)) => {
             eprintln!("pgn-arbiter: cannot write the report: {err}");
+            Some(Status::Trouble)
+        }
+        (None, Ok(())) => None,
+    };
+    let complete = cut_short.is_none() && report.summary.problems == 0;
+    if let Some(out) = summary_out {
+        let json = report.summary.json(
+            started.elapsed(),
+            complete,
+            config.edition.name(),
+            config.options.clone(),
+        );
+        if let Err(err) = write_summary(out, &json) {
+            eprintln!("pgn-arbiter: cannot write the summary: {err}");
             return Status::Trouble;
         }
-        (None, Ok(())) => {}
+    }
+    if let Some(status) = cut_short {
+        return status;
     }
     // A report is put in place only when every input was read and a game
     // was; after an input problem it is kept beside the target as

@@ -99,33 +99,37 @@ fn is_char_device(_path: &Path) -> bool {
 
 /// Refuses reports that would destroy an input or each other. Called before
 /// any output is opened.
-pub fn check(inputs: &[Input], findings: &Output, games: Option<&Output>) -> Result<(), String> {
-    if let (Output::File(a), Some(Output::File(b))) = (findings, games)
-        && same_file(a, b)
-        && !is_char_device(a)
-    {
-        return Err(format!(
-            "--findings and --games both name {}: give each report its own file",
-            a.display()
-        ));
-    }
-    if *findings == Output::Stdout && games == Some(&Output::Stdout) {
-        return Err(
-            "--findings and --games cannot both go to standard output: give one a file".into(),
-        );
+pub fn check(inputs: &[Input], outputs: &[(&str, &Output)]) -> Result<(), String> {
+    for (i, &(flag_a, a)) in outputs.iter().enumerate() {
+        for &(flag_b, b) in &outputs[i + 1..] {
+            if let (Output::File(a), Output::File(b)) = (a, b)
+                && same_file(a, b)
+                && !is_char_device(a)
+            {
+                return Err(format!(
+                    "{flag_a} and {flag_b} both name {}: give each its own file",
+                    a.display()
+                ));
+            }
+            if *a == Output::Stdout && *b == Output::Stdout {
+                return Err(format!(
+                    "{flag_a} and {flag_b} cannot both go to standard output: give one a file"
+                ));
+            }
+        }
     }
     let stdin = inputs
         .iter()
         .any(|i| i.source == Source::Stdin)
         .then(stdin_identity)
         .flatten();
-    for (flag, out) in [("--findings", Some(findings)), ("--games", games)] {
-        let Some(Output::File(path)) = out else {
+    for &(flag, out) in outputs {
+        let Output::File(path) = out else {
             continue;
         };
         if input::is_pgn_name(path) {
             return Err(format!(
-                "{flag} {} names a PGN file; reports are CSV, so choose a name such as report.csv (nothing was written)",
+                "{flag} {} names a PGN file; reports are CSV and the summary JSON, so choose a name such as report.csv (nothing was written)",
                 path.display()
             ));
         }
@@ -377,18 +381,32 @@ mod tests {
         #[cfg(unix)]
         std::os::unix::fs::symlink(&pgn, &link).unwrap();
         let inputs = [file(&pgn)];
-        assert!(check(&inputs, &Output::File(pgn.clone()), None).is_err());
+        let one = |out: Output| check(&inputs, &[("--findings", &out)]);
+        let two = |a: Output, b: Output| check(&inputs, &[("--findings", &a), ("--games", &b)]);
+        assert!(one(Output::File(pgn.clone())).is_err());
         #[cfg(unix)]
-        assert!(check(&inputs, &Output::Stdout, Some(&Output::File(link))).is_err());
+        assert!(two(Output::Stdout, Output::File(link)).is_err());
         let report = dir.path().join("r.csv");
-        assert!(check(&inputs, &Output::File(report.clone()), None).is_ok());
+        assert!(one(Output::File(report.clone())).is_ok());
         // Both reports on one file, even spelled differently.
         let other = dir.path().join(".").join("r.csv");
-        assert!(check(&inputs, &Output::File(report), Some(&Output::File(other))).is_err());
-        assert!(check(&inputs, &Output::Stdout, Some(&Output::Stdout)).is_err());
+        assert!(two(Output::File(report.clone()), Output::File(other)).is_err());
+        assert!(two(Output::Stdout, Output::Stdout).is_err());
+        // The summary is checked the same way.
+        let summary = Output::File(dir.path().join("r.csv"));
+        let err = check(
+            &inputs,
+            &[
+                ("--findings", &Output::Stdout),
+                ("--summary", &summary),
+                ("--games", &Output::File(report)),
+            ],
+        )
+        .unwrap_err();
+        assert!(err.contains("--summary and --games"), "{err}");
         // A report never gets a PGN name.
         let named = dir.path().join("new.pgn");
-        assert!(check(&inputs, &Output::File(named), None).is_err());
+        assert!(one(Output::File(named)).is_err());
     }
 
     #[test]

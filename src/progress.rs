@@ -1,14 +1,18 @@
 //! The progress bar: bytes read of the inputs' total size, games per second
-//! and time left, on stderr. Hidden when stderr is not a terminal or with
-//! `--quiet`, so callers never branch on it.
+//! and time left, on stderr. Hidden when stderr is not a terminal, when a
+//! report's rows go to the same terminal on stdout (the bar would cut into
+//! them; the rows show the progress), or with `--quiet`, so callers never
+//! branch on it.
 
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A bar over `total` raw bytes (a spinner when the total is unknown).
-pub fn bar(total: Option<u64>, quiet: bool) -> ProgressBar {
-    if quiet || !std::io::stderr().is_terminal() {
+/// `rows_on_stdout`: a report is written to standard output.
+pub fn bar(total: Option<u64>, quiet: bool, rows_on_stdout: bool) -> ProgressBar {
+    let rows_on_terminal = rows_on_stdout && std::io::stdout().is_terminal();
+    if quiet || rows_on_terminal || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = match total {

@@ -10,6 +10,7 @@ use crate::{
     finding::{Finding, Kind, Severity},
     game::{RawGame, decode},
     rules::Edition,
+    selection::Selection,
 };
 
 /// The longest cell written, in characters (unless `--raw-csv`):
@@ -232,6 +233,27 @@ struct GameRow<'a> {
     how_ended: &'a str,
 }
 
+/// Counts of one input.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct InputCounts {
+    /// The input's name, as the `file` column has it.
+    pub name: String,
+    /// Whether it was read to its end.
+    pub complete: bool,
+    /// Why not, when it was not.
+    pub problem: Option<String>,
+    /// Games reported.
+    pub games: u64,
+    /// Plies replayed.
+    pub plies: u64,
+    /// Findings reported.
+    pub findings: u64,
+    /// Findings per severity, by name.
+    pub by_severity: BTreeMap<&'static str, u64>,
+    /// Findings per code.
+    pub by_code: BTreeMap<&'static str, u64>,
+}
+
 /// Counts for the summary and the exit status.
 #[derive(Debug, Default, Clone)]
 pub struct Summary {
@@ -247,9 +269,84 @@ pub struct Summary {
     pub by_kind: BTreeMap<Kind, u64>,
     /// Operational problems (unreadable inputs, corrupt streams).
     pub problems: u64,
+    /// Findings left out because the baseline has them.
+    pub in_baseline: u64,
+    /// Counts per input, in input order; the one being written is last.
+    pub inputs: Vec<InputCounts>,
+}
+
+/// One word or its plural, with the number: "1 file", "2 files".
+fn counted(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
 
 impl Summary {
+    /// Counts from now on go to this input as well.
+    pub fn begin_input(&mut self, name: &str) {
+        let by_severity = [Severity::Error, Severity::Warning, Severity::Info]
+            .into_iter()
+            .map(|s| (s.as_str(), 0))
+            .collect();
+        self.inputs.push(InputCounts {
+            name: name.to_owned(),
+            by_severity,
+            ..InputCounts::default()
+        });
+    }
+
+    /// The summary as JSON (`--summary`): the run (`rules`, `options`,
+    /// whether it is `complete`), the totals and the counts per input.
+    pub fn json(
+        &self,
+        elapsed: Duration,
+        complete: bool,
+        rules: &str,
+        options: serde_json::Value,
+    ) -> String {
+        let secs = elapsed.as_secs_f64();
+        let by_severity: BTreeMap<&str, u64> = [Severity::Error, Severity::Warning, Severity::Info]
+            .into_iter()
+            .map(|s| (s.as_str(), self.by_severity.get(&s).copied().unwrap_or(0)))
+            .collect();
+        let by_code: BTreeMap<&str, u64> =
+            self.by_kind.iter().map(|(k, n)| (k.code(), *n)).collect();
+        let value = serde_json::json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "rules": rules,
+            "options": options,
+            "complete": complete,
+            "elapsed_seconds": secs,
+            "games_per_second": if secs > 0.0 { self.games as f64 / secs } else { 0.0 },
+            "total": {
+                "files": self.files,
+                "games": self.games,
+                "plies": self.plies,
+                "findings": by_severity.values().sum::<u64>(),
+                "by_severity": by_severity,
+                "by_code": by_code,
+                "left_out_by_baseline": self.in_baseline,
+                "input_problems": self.problems,
+            },
+            "inputs": self.inputs,
+        });
+        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// The input being written has been read: to its end, or not (`problem`).
+    pub fn end_input(&mut self, problem: Option<String>) {
+        self.files += 1;
+        if let Some(input) = self.inputs.last_mut() {
+            input.complete = problem.is_none();
+            input.problem = problem;
+        }
+    }
+
     /// Findings at or above a severity.
     pub fn at_least(&self, severity: Severity) -> u64 {
         self.by_severity.range(severity..).map(|(_, n)| *n).sum()
@@ -265,21 +362,25 @@ impl Summary {
         };
         let count = |s| self.by_severity.get(&s).copied().unwrap_or(0);
         let mut out = format!(
-            "pgn-arbiter: {} files, {} games, {} plies; {} errors, {} warnings, {} infos; rules {rules}; {:.2} s, {:.0} games/s\n",
-            self.files,
-            self.games,
-            self.plies,
-            count(Severity::Error),
-            count(Severity::Warning),
-            count(Severity::Info),
-            secs,
-            rate
+            "pgn-arbiter: {}, {}, {}; {}, {}, {}; rules {rules}; {secs:.2} s, {rate:.0} games/s\n",
+            counted(self.files, "file", "files"),
+            counted(self.games, "game", "games"),
+            counted(self.plies, "ply", "plies"),
+            counted(count(Severity::Error), "error", "errors"),
+            counted(count(Severity::Warning), "warning", "warnings"),
+            counted(count(Severity::Info), "info", "infos"),
         );
         for (kind, n) in &self.by_kind {
             out.push_str(&format!(
                 "  {n:>10}  {} ({})\n",
                 kind.code(),
                 kind.severity()
+            ));
+        }
+        if self.in_baseline > 0 {
+            out.push_str(&format!(
+                "  {} finding(s) left out: the baseline has them\n",
+                self.in_baseline
             ));
         }
         if self.problems > 0 {
@@ -300,6 +401,8 @@ pub struct Report {
     raw: bool,
     /// The edition the `rule` column cites.
     edition: Edition,
+    /// Which findings are reported.
+    selection: Selection,
     /// Counts so far.
     pub summary: Summary,
 }
@@ -333,13 +436,21 @@ impl Report {
             games,
             raw,
             edition,
+            selection: Selection::default(),
             summary: Summary::default(),
         })
+    }
+
+    /// Reports only the findings `selection` keeps, in both reports and the
+    /// summary.
+    pub fn select(&mut self, selection: Selection) {
+        self.selection = selection;
     }
 
     /// Writes one game's findings and its row.
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
         let raw = self.raw;
+        let file_name = file;
         let text = |t| cell(t, raw);
         // The name of standard input is the tool's own `-`.
         let file = if file == "-" {
@@ -356,10 +467,27 @@ impl Report {
         );
         let mut counts = [0usize; 3];
         for f in &game.findings {
+            if !self.selection.keeps(f.kind) {
+                continue;
+            }
+            let raw_ply = f.mv.as_ref().map(|m| m.ply);
+            let raw_san = f.mv.as_ref().map_or("", |m| m.san.as_str());
+            if self
+                .selection
+                .in_baseline(file_name, number, f.kind, raw_ply, raw_san)
+            {
+                self.summary.in_baseline += 1;
+                continue;
+            }
             let severity = f.kind.severity();
             counts[severity as usize] += 1;
             *self.summary.by_severity.entry(severity).or_default() += 1;
             *self.summary.by_kind.entry(f.kind).or_default() += 1;
+            if let Some(input) = self.summary.inputs.last_mut() {
+                input.findings += 1;
+                *input.by_severity.entry(severity.as_str()).or_default() += 1;
+                *input.by_code.entry(f.kind.code()).or_default() += 1;
+            }
             let (ply, number_label, san) = match &f.mv {
                 Some(m) => (Some(m.ply), m.number.as_str(), m.san.as_str()),
                 None => (None, "", ""),
@@ -385,6 +513,10 @@ impl Report {
         }
         self.summary.games += 1;
         self.summary.plies += game.verdict.plies as u64;
+        if let Some(input) = self.summary.inputs.last_mut() {
+            input.games += 1;
+            input.plies += game.verdict.plies as u64;
+        }
         if let Some(games) = &mut self.games {
             games.serialize(GameRow {
                 file: &file,

@@ -266,7 +266,7 @@ fn bad_flags_exit_2() {
 fn summary_goes_to_stderr() {
     let out = run_in(&fixtures(), &["sample.pgn"]);
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("1 files, 12 games"), "{stderr}");
+    assert!(stderr.contains("1 file, 12 games"), "{stderr}");
     assert!(stderr.contains("illegal-move (error)"), "{stderr}");
 }
 
@@ -932,4 +932,144 @@ fn raw_csv_leaves_cells_as_they_are() {
     assert!(safe.contains(",'=A1+1,"), "{safe}");
     assert!(raw.contains(",=A1+1,"), "{raw}");
     assert!(raw.contains("\"=HYPERLINK("), "{raw}");
+}
+
+/// CI keeps the findings of a run as its baseline: a second run against
+/// them reports nothing new and passes; a new finding fails it.
+#[test]
+fn a_second_run_against_its_own_baseline_reports_nothing_new() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fixtures().join("sample.pgn");
+    fs::copy(&sample, tmp.path().join("archive.pgn")).unwrap();
+    let first = run_in(tmp.path(), &["-q", "--findings", "base.csv", "archive.pgn"]);
+    assert_eq!(first.status.code(), Some(1), "the sample has errors");
+    let base = strict_rows(&fs::read_to_string(tmp.path().join("base.csv")).unwrap());
+    assert!(base.len() > 3);
+    let second = run_in(
+        tmp.path(),
+        &[
+            "--baseline",
+            "base.csv",
+            "--findings",
+            "new.csv",
+            "archive.pgn",
+        ],
+    );
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    let new = strict_rows(&fs::read_to_string(tmp.path().join("new.csv")).unwrap());
+    assert!(new.is_empty(), "{new:?}");
+    let stderr = text(&second.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{} finding(s) left out: the baseline has them",
+            base.len()
+        )),
+        "{stderr}"
+    );
+    // One more game with an illegal move: only it is reported.
+    let mut archive = fs::read(&sample).unwrap();
+    archive.extend_from_slice(b"\n\n[Event \"new\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ke3 *\n");
+    fs::write(tmp.path().join("archive.pgn"), archive).unwrap();
+    let third = run_in(tmp.path(), &["-q", "--baseline", "base.csv", "archive.pgn"]);
+    assert_eq!(third.status.code(), Some(1));
+    let rows = strict_rows(&text(&third.stdout));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(&rows[0][12], "illegal-move");
+    // Not a findings report: a usage error.
+    let bad = run_in(tmp.path(), &["--baseline", "archive.pgn", "archive.pgn"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("no 'file' column"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
+#[test]
+fn an_unknown_code_is_a_usage_error_naming_the_nearest() {
+    let out = run_in(
+        &fixtures(),
+        &[
+            "--ignore",
+            "unclaimed-threefold,wrong-check-sufix",
+            "sample.pgn",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("did you mean 'wrong-check-suffix'"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing is written");
+}
+
+/// The JSON summary counts what the reports hold: games and findings, per
+/// code, severity and input, and says whether the run was complete.
+#[test]
+fn the_json_summary_counts_the_reports_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs = ["sample.pgn", "moves/variations.pgn", "options/select.pgn"];
+    let mut args = vec![
+        "-q".to_owned(),
+        "--findings".to_owned(),
+        tmp.path().join("f.csv").display().to_string(),
+        "--games".to_owned(),
+        tmp.path().join("g.csv").display().to_string(),
+        "--summary".to_owned(),
+        tmp.path().join("s.json").display().to_string(),
+        "--ignore".to_owned(),
+        "info".to_owned(),
+    ];
+    args.extend(inputs.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_in(&fixtures(), &args);
+    assert_eq!(out.status.code(), Some(1));
+    let findings = strict_rows(&fs::read_to_string(tmp.path().join("f.csv")).unwrap());
+    let games = strict_rows(&fs::read_to_string(tmp.path().join("g.csv")).unwrap());
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("s.json")).unwrap()).unwrap();
+    assert_eq!(json["complete"], true);
+    assert_eq!(json["rules"], "fide-2023");
+    assert_eq!(json["options"]["ignore"], "info");
+    let total = &json["total"];
+    assert_eq!(total["files"], 3);
+    assert_eq!(total["games"], games.len());
+    assert_eq!(total["findings"], findings.len());
+    assert_eq!(total["by_severity"]["info"], 0, "ignored");
+    let by_code: BTreeMap<String, usize> = total["by_code"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_u64().unwrap() as usize))
+        .collect();
+    assert_eq!(by_code, codes(&findings));
+    let per_input = json["inputs"].as_array().unwrap();
+    assert_eq!(per_input.len(), inputs.len());
+    for (input, name) in per_input.iter().zip(inputs) {
+        assert_eq!(input["name"], name);
+        let rows = findings.iter().filter(|r| &r[0] == name).count();
+        assert_eq!(input["findings"], rows, "{name}");
+        let game_rows = games.iter().filter(|r| &r[0] == name).count();
+        assert_eq!(input["games"], game_rows, "{name}");
+    }
+    // An input that cannot be read: the summary is written, not complete.
+    let out = run_in(
+        &fixtures(),
+        &[
+            "-q",
+            "--findings",
+            "-",
+            "--summary",
+            tmp.path().join("s2.json").to_str().unwrap(),
+            "sample.pgn",
+            "missing.pgn",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("s2.json")).unwrap()).unwrap();
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["inputs"][1]["complete"], false);
+    assert!(json["inputs"][1]["problem"].is_string());
 }

@@ -1,0 +1,249 @@
+//! Which findings are reported (`--select`, `--ignore`, `--baseline`).
+//! What is left out here is left out everywhere: both reports, the summary
+//! and the exit status.
+//!
+//! A finding is kept when it matches an item of `--select` (all do when it
+//! is not given) and no item of `--ignore`. An item is a code, a severity
+//! (`error`, `warning`, `info`) or the start of one or more codes
+//! (`unclaimed-`). Then, with `--baseline`, a finding that matches a row of
+//! the earlier findings report on file, game, code, ply and san is left out,
+//! one row for one finding.
+
+use std::{
+    collections::HashMap,
+    hash::{DefaultHasher, Hash, Hasher},
+    path::Path,
+};
+
+use crate::{
+    finding::{Kind, Severity},
+    report::cell,
+};
+
+/// One item of `--select` or `--ignore`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Item {
+    Code(Kind),
+    Severity(Severity),
+    Prefix(String),
+}
+
+impl Item {
+    fn parse(text: &str) -> Result<Item, String> {
+        let text = text.trim();
+        if let Some(kind) = Kind::ALL.iter().find(|k| k.code() == text) {
+            return Ok(Item::Code(*kind));
+        }
+        for severity in [Severity::Error, Severity::Warning, Severity::Info] {
+            if severity.as_str() == text {
+                return Ok(Item::Severity(severity));
+            }
+        }
+        if !text.is_empty() && Kind::ALL.iter().any(|k| k.code().starts_with(text)) {
+            return Ok(Item::Prefix(text.to_owned()));
+        }
+        let nearest = Kind::ALL
+            .iter()
+            .map(|k| k.code())
+            .min_by_key(|code| strsim::levenshtein(code, text))
+            .unwrap_or_default();
+        Err(format!(
+            "'{text}' is no finding code, severity (error, warning, info) or start of a code; did you mean '{nearest}'?"
+        ))
+    }
+
+    fn matches(&self, kind: Kind) -> bool {
+        match self {
+            Item::Code(code) => *code == kind,
+            Item::Severity(severity) => kind.severity() == *severity,
+            Item::Prefix(prefix) => kind.code().starts_with(prefix.as_str()),
+        }
+    }
+}
+
+/// The findings a run reports.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// `--select`: `None` keeps every kind.
+    select: Option<Vec<Item>>,
+    /// `--ignore`.
+    ignore: Vec<Item>,
+    /// Which kinds are kept, by `Kind` order.
+    kept: Vec<bool>,
+    /// `--baseline`: how many rows of the earlier report each key has left.
+    baseline: Option<HashMap<u64, u32>>,
+}
+
+impl Selection {
+    /// Reads `--select` and `--ignore` (comma-separated lists).
+    pub fn new(select: Option<&str>, ignore: Option<&str>) -> Result<Selection, String> {
+        let list = |text: &str| -> Result<Vec<Item>, String> {
+            text.split(',')
+                .filter(|t| !t.trim().is_empty())
+                .map(Item::parse)
+                .collect()
+        };
+        let select = select.map(list).transpose()?;
+        let ignore = ignore.map(list).transpose()?.unwrap_or_default();
+        let kept = Kind::ALL
+            .iter()
+            .map(|&kind| {
+                select
+                    .as_ref()
+                    .is_none_or(|items| items.iter().any(|i| i.matches(kind)))
+                    && !ignore.iter().any(|i| i.matches(kind))
+            })
+            .collect();
+        Ok(Selection {
+            select,
+            ignore,
+            kept,
+            baseline: None,
+        })
+    }
+
+    /// Reads a findings report of an earlier run as the baseline. Memory:
+    /// 8 bytes of hash and a count per distinct row.
+    pub fn with_baseline(mut self, path: &Path) -> Result<Selection, String> {
+        let name = path.display();
+        let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{name}: {e}"))?;
+        let headers = reader
+            .headers()
+            .map_err(|e| format!("{name}: {e}"))?
+            .clone();
+        let column = |want: &str| {
+            headers
+                .iter()
+                .position(|h| h == want)
+                .ok_or_else(|| format!("{name} is no findings report: it has no '{want}' column"))
+        };
+        let columns = [
+            column("file")?,
+            column("game")?,
+            column("code")?,
+            column("ply")?,
+            column("san")?,
+        ];
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        for record in reader.records() {
+            let record = record.map_err(|e| format!("{name}: {e}"))?;
+            let field = |i: usize| record.get(columns[i]).unwrap_or_default();
+            let game: u64 = field(1).parse().map_err(|_| {
+                let line = record.position().map_or(0, |p| p.line());
+                format!(
+                    "{name}, line {line}: the game '{}' is not a number",
+                    field(1)
+                )
+            })?;
+            let key = key(field(0), game, field(2), field(3), field(4));
+            *counts.entry(key).or_default() += 1;
+        }
+        self.baseline = Some(counts);
+        Ok(self)
+    }
+
+    /// Whether findings of this kind are reported.
+    pub fn keeps(&self, kind: Kind) -> bool {
+        self.kept.get(kind as usize).copied().unwrap_or(true)
+    }
+
+    /// Whether anything is left out at all.
+    pub fn is_everything(&self) -> bool {
+        self.select.is_none() && self.ignore.is_empty() && self.baseline.is_none()
+    }
+
+    /// Whether a finding is in the baseline (and takes its row, so that a
+    /// row matches one finding only). `file` and `san` are the report's
+    /// texts before they are made safe for spreadsheets.
+    pub fn in_baseline(
+        &mut self,
+        file: &str,
+        game: u64,
+        kind: Kind,
+        ply: Option<u32>,
+        san: &str,
+    ) -> bool {
+        let Some(counts) = &mut self.baseline else {
+            return false;
+        };
+        let ply = ply.map(|p| p.to_string()).unwrap_or_default();
+        let key = key(file, game, kind.code(), &ply, san);
+        match counts.get_mut(&key) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The key a finding is matched on. File and san are compared as a
+/// spreadsheet-safe cell has them, so a baseline written with or without
+/// `--raw-csv` matches alike.
+fn key(file: &str, game: u64, code: &str, ply: &str, san: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    cell(file, false).hash(&mut hasher);
+    game.hash(&mut hasher);
+    code.hash(&mut hasher);
+    ply.hash(&mut hasher);
+    cell(san, false).hash(&mut hasher);
+    hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_severities_and_prefixes() {
+        let s = Selection::new(Some("unclaimed-,error"), Some("illegal-move")).unwrap();
+        assert!(s.keeps(Kind::UnclaimedThreefold));
+        assert!(s.keeps(Kind::UnclaimedFiftyMoves));
+        assert!(s.keeps(Kind::MissingResult));
+        assert!(!s.keeps(Kind::IllegalMove), "ignored");
+        assert!(!s.keeps(Kind::NonStandardSan), "not selected");
+        let all = Selection::new(None, None).unwrap();
+        assert!(Kind::ALL.iter().all(|k| all.keeps(*k)));
+        assert!(all.is_everything());
+        let warnings = Selection::new(None, Some("warning")).unwrap();
+        assert!(!warnings.keeps(Kind::WrongCheckSuffix));
+        assert!(warnings.keeps(Kind::IllegalMove));
+    }
+
+    #[test]
+    fn an_unknown_item_names_the_nearest_code() {
+        let err = Selection::new(Some("ilegal-move"), None).unwrap_err();
+        assert!(err.contains("'illegal-move'"), "{err}");
+        let err = Selection::new(None, Some("errors")).unwrap_err();
+        assert!(err.contains("did you mean"), "{err}");
+    }
+
+    #[test]
+    fn a_baseline_row_takes_one_finding() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("base.csv");
+        std::fs::write(
+            &path,
+            "file,game,line,ply,san,code\n\
+             a.pgn,1,5,3,'=x,illegal-move\n\
+             a.pgn,2,9,,,missing-result\n",
+        )
+        .unwrap();
+        let mut s = Selection::new(None, None)
+            .unwrap()
+            .with_baseline(&path)
+            .unwrap();
+        // The raw san `=x` is written `'=x` in a safe report.
+        assert!(s.in_baseline("a.pgn", 1, Kind::IllegalMove, Some(3), "=x"));
+        assert!(!s.in_baseline("a.pgn", 1, Kind::IllegalMove, Some(3), "=x"));
+        assert!(!s.in_baseline("a.pgn", 3, Kind::MissingResult, None, ""));
+        assert!(s.in_baseline("a.pgn", 2, Kind::MissingResult, None, ""));
+        std::fs::write(&path, "file,game\n").unwrap();
+        let err = Selection::new(None, None)
+            .unwrap()
+            .with_baseline(&path)
+            .unwrap_err();
+        assert!(err.contains("no 'code' column"), "{err}");
+    }
+}
