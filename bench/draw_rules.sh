@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What the draw rules cost: pgn-arbiter against the same source with the
-# position history cut out of the replay (no repetition, 50-move, 75-move,
+# What the draw rules cost: pgn-arbiter against the same source built with
+# the feature bench-no-draw-rules, which keeps the position history out of
+# the replay (no repetition, 50-move, 75-move,
 # fivefold or mid-game dead-position rules; everything else as it is), one
 # thread. The two builds run in turn, A B A B ..., and the ratio is taken
 # pair by pair, so a drift of the machine's speed does not move it. Writes
@@ -17,20 +18,10 @@ need_apt hyperfine hyperfine
 cargo build --release --locked --bin pgn-arbiter
 with=$PWD/target/release/pgn-arbiter
 
-# The same source tree, with the three calls that feed the position history
-# deleted from the replay: the history then stays empty for every game.
-src=$work/without-draw-rules
-rm -rf "$src"
-mkdir -p "$src"
-tar --exclude=./target --exclude=./.git -cf - . | tar -xf - -C "$src"
-sed -i '/history\.\(start\|push\|finish\)(/d' "$src/src/replay.rs"
-if grep -q 'history\.\(start\|push\|finish\)(' "$src/src/replay.rs" || cmp -s src/replay.rs "$src/src/replay.rs"; then
-  echo "draw_rules.sh: could not cut the history out of src/replay.rs" >&2
-  exit 2
-fi
-# Its build warns of the history it no longer uses: the log is shown only
-# if the build fails.
-if ! (cd "$src" && cargo build --release --locked --bin pgn-arbiter --target-dir "$work/target-without") > "$work/without-build.log" 2>&1; then
+# The same source built with the feature bench-no-draw-rules: the replay
+# tells the position history nothing, so it stays empty for every game.
+if ! cargo build --release --locked --bin pgn-arbiter --features bench-no-draw-rules \
+  --target-dir "$work/target-without" > "$work/without-build.log" 2>&1; then
   cat "$work/without-build.log" >&2
   exit 2
 fi

@@ -37,7 +37,7 @@ fn walk(
         };
         let end = lexed.scan(rest, 1, tags).max(1);
         plies += if replay_moves {
-            replay::replay(&Chess::default(), &lexed.sans, history, Default::default()).plies
+            replay::replay(&Chess::default(), &lexed.sans, history).plies
         } else {
             lexed.sans.len()
         };

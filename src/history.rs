@@ -194,9 +194,13 @@ pub struct History {
 }
 
 impl History {
-    /// Starts a game at `start` under `edition`.
-    pub fn start(&mut self, edition: Edition, start: &Chess) {
+    /// The rules the next games are judged by.
+    pub fn under(&mut self, edition: Edition) {
         self.edition = edition;
+    }
+
+    /// Starts a game at `start`.
+    pub fn start(&mut self, start: &Chess) {
         self.threefold = None;
         self.fifty = None;
         self.end = None;
@@ -243,7 +247,28 @@ impl History {
     pub fn open(&self) -> bool {
         self.end.is_none()
     }
+}
 
+impl replay::Observer for History {
+    fn start(&mut self, start: &Chess) {
+        History::start(self, start);
+    }
+
+    fn open(&self) -> bool {
+        History::open(self)
+    }
+
+    #[inline]
+    fn ply(&mut self, after: &Chess, m: Move) {
+        self.push(after, m);
+    }
+
+    fn finish(&mut self) {
+        History::finish(self);
+    }
+}
+
+impl History {
     /// Starts a stretch at `pos`, position `index`. Its first position is
     /// judged here: it can only repeat nothing, but it may be dead (material
     /// changes only at a capture or promotion, where stretches start), or a
@@ -569,7 +594,8 @@ mod tests {
         let mut lexed = Lexed::default();
         lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
         let mut history = History::default();
-        let replayed = replay::replay(&start, &lexed.sans, &mut history, edition);
+        history.under(edition);
+        let replayed = replay::replay(&start, &lexed.sans, &mut history);
         assert!(replayed.stopped.is_none(), "{movetext}");
         history
     }

@@ -10,11 +10,38 @@ use shakmaty::{
 
 use crate::{
     finding::Listed,
-    history::History,
     lenient::{self, Form},
     lexer::SanToken,
-    rules::Edition,
 };
+
+/// What a replay tells, ply by ply, to whoever keeps the positions (the
+/// draw rules' `History`). Taken as `&mut impl Observer`, so a replay with
+/// `Unobserved` costs nothing for it; the replay knows nothing of the draw
+/// rules.
+pub trait Observer {
+    /// The game starts at `start`.
+    fn start(&mut self, start: &Chess);
+    /// Whether it still wants plies (not once the game has ended by
+    /// itself).
+    fn open(&self) -> bool;
+    /// `after` was reached by `m`.
+    fn ply(&mut self, after: &Chess, m: Move);
+    /// No more plies.
+    fn finish(&mut self);
+}
+
+/// An observer that wants nothing.
+#[derive(Debug, Default)]
+pub struct Unobserved;
+
+impl Observer for Unobserved {
+    fn start(&mut self, _: &Chess) {}
+    fn open(&self) -> bool {
+        false
+    }
+    fn ply(&mut self, _: &Chess, _: Move) {}
+    fn finish(&mut self) {}
+}
 
 /// Why a move could not be played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,15 +103,10 @@ pub struct Replay {
     pub false_ep_marks: Listed<usize>,
 }
 
-/// Plays `moves` from `start` until one is not legal, recording the
-/// positions in `history` for the draw rules of `edition`.
-pub fn replay(
-    start: &Chess,
-    moves: &[SanToken],
-    history: &mut History,
-    edition: Edition,
-) -> Replay {
-    history.start(edition, start);
+/// Plays `moves` from `start` until one is not legal, telling `observer`
+/// each position reached.
+pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -> Replay {
+    observer.start(start);
     let mut out = Replay {
         end: start.clone(),
         plies: moves.len(),
@@ -131,8 +153,8 @@ pub fn replay(
         let last = index + 1 == moves.len();
         let before = (written.is_some() || last).then(|| pos.clone());
         pos.play_unchecked(m);
-        if history.open() {
-            history.push(pos, m);
+        if observer.open() {
+            observer.ply(pos, m);
         }
         if let Some(before) = before {
             let board = board_suffix(pos, last);
@@ -145,7 +167,7 @@ pub fn replay(
             }
         }
     }
-    history.finish();
+    observer.finish();
     out
 }
 
@@ -498,14 +520,8 @@ mod tests {
     fn play(movetext: &str) -> (Replay, Lexed) {
         let mut lexed = Lexed::default();
         lexed.scan(movetext.as_bytes(), 1, &mut crate::game::Tags::default());
-        let mut history = History::default();
         (
-            replay(
-                &Chess::default(),
-                &lexed.sans,
-                &mut history,
-                Edition::default(),
-            ),
+            replay(&Chess::default(), &lexed.sans, &mut Unobserved),
             lexed,
         )
     }
