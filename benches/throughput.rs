@@ -7,11 +7,11 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_arbiter::{
-    game::Tags,
-    history::History,
-    lexer::{self, Lexed},
-    pipeline::{Block, Worker},
-    replay,
+    board::replay,
+    checks::draws::history::History,
+    read::game::Tags,
+    read::lexer::{self, Lexed},
+    run::pipeline::{Block, Worker},
 };
 use shakmaty::Chess;
 

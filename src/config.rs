@@ -7,12 +7,12 @@ use std::{
 };
 
 use crate::{
-    checks::winnable::Search,
+    board::rules::Edition,
+    board::winnable::Search,
     cli::{Cli, FailOn, Rules, WinnabilitySearch},
     finding::Severity,
-    input::{self, Input},
-    output::{self, Output},
-    rules::Edition,
+    read::input::{self, Input},
+    run::output::{self, Output},
     selection::Selection,
 };
 

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::rules::{
+use crate::board::rules::{
     Article,
     Source::{self, Law, Limit, Pgn},
 };

@@ -19,24 +19,15 @@
 //! valid PGN, article by article; every game accounted for, exactly once;
 //! deterministic output; throughput; convenience.
 
+pub mod board;
 pub mod checks;
 pub mod cli;
 pub mod config;
 pub mod finding;
-pub mod game;
-pub mod history;
-pub mod input;
-pub mod lenient;
-pub mod lexer;
-pub mod output;
-pub mod pgn;
-pub mod pipeline;
-pub mod progress;
-pub mod replay;
+pub mod read;
 pub mod report;
-pub mod rules;
+pub mod run;
 pub mod selection;
-pub mod variations;
 
 #[cfg(test)]
 mod testing;
@@ -47,7 +38,16 @@ use std::{
     time::Instant,
 };
 
-use crate::{config::Config, input::Source, output::Output, pipeline::Checked, report::Report};
+use crate::{
+    config::Config,
+    read::input::{self, Source},
+    report::Report,
+    run::{
+        output::{self, Output},
+        pipeline::{self, Checked},
+        progress,
+    },
+};
 
 /// How a run ended, as the exit status says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -370,6 +370,7 @@ pub fn run(config: &Config) -> Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::rules;
 
     /// What the fuzz target asserts of every input: strict CSV, one games
     /// row per game, safe cells.

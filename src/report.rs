@@ -6,10 +6,10 @@ use std::{borrow::Cow, collections::BTreeMap, io::Write, time::Duration};
 use serde::Serialize;
 
 use crate::{
+    board::rules::Edition,
     checks::{Verdict, result_str},
     finding::{Finding, Kind, Severity},
-    game::{RawGame, decode},
-    rules::Edition,
+    read::game::{RawGame, decode},
     selection::Selection,
 };
 

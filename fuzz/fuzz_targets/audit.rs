@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pgn_arbiter::{audit_bytes, checks::Judging, report, rules::Edition};
+use pgn_arbiter::{audit_bytes, checks::Judging, report, board::rules::Edition};
 
 fuzz_target!(|data: &[u8]| {
     let edition = match data.last().map(|b| b % 3) {

@@ -6,7 +6,7 @@
 use shakmaty::{Color, KnownOutcome};
 
 use super::BoardEnd;
-use crate::{game::RawGame, lexer::clock_seconds};
+use crate::{read::game::RawGame, read::lexer::clock_seconds};
 
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,7 +195,7 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{game::Tags, lexer::Lexed};
+    use crate::{read::game::Tags, read::lexer::Lexed};
 
     fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
         let mut tags = Tags::default();

@@ -2,27 +2,24 @@
 //! `audit` runs them in the order a game's life goes: tags, the starting
 //! position, the movetext, the replay, the draw rules, the result.
 
-mod draws;
+pub mod draws;
 pub mod ending;
 mod moves;
 mod result;
 mod setup;
 mod tags;
-pub mod winnable;
 mod wins;
 
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 
-use self::{
-    ending::{Facts, HowEnded},
-    winnable::Search,
-};
+use self::ending::{Facts, HowEnded};
 use crate::{
+    board::replay,
+    board::rules::{Article, Edition},
+    board::winnable::Search,
+    checks::draws::history::{EndKind, History},
     finding::Finding,
-    game::RawGame,
-    history::{EndKind, History},
-    replay,
-    rules::{Article, Edition},
+    read::game::RawGame,
 };
 
 /// What the board shows at the end of the game.
@@ -163,7 +160,7 @@ pub fn audit(
     if !judging.skip_variations
         && let Some(at) = game.lexed.variations
     {
-        let issues = crate::variations::walk(game.bytes, at, &start, &game.lexed.sans);
+        let issues = crate::board::variations::walk(game.bytes, at, &start, &game.lexed.sans);
         moves::check_variations(game, &issues, findings);
     }
     draws::check(game, &replayed, history, findings);
@@ -251,7 +248,7 @@ pub fn audit(
 fn stopped_unreadable(game: &RawGame<'_>) -> bool {
     game.lexed
         .stop
-        .is_some_and(|s| s.kind == crate::lexer::StopKind::Malformed)
+        .is_some_and(|s| s.kind == crate::read::lexer::StopKind::Malformed)
 }
 
 /// What the final position decides by itself.
@@ -301,7 +298,7 @@ pub fn result_str(outcome: KnownOutcome) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{finding::Kind, game::Tags, lexer::Lexed};
+    use crate::{finding::Kind, read::game::Tags, read::lexer::Lexed};
 
     /// The kinds of finding a one-game PGN gets.
     fn kinds(pgn: &[u8], edition: Edition) -> Vec<Kind> {

@@ -9,12 +9,12 @@ use shakmaty::{
 };
 
 use crate::{
+    board::lenient,
+    board::replay::{self, Failure, Replay},
+    board::variations::{self, Problem},
     finding::{Finding, Kind, MAX_LISTED, MoveRef},
-    game::RawGame,
-    lenient,
-    lexer::{Oddity, SanToken, StopKind},
-    replay::{self, Failure, Replay},
-    variations::{self, Problem},
+    read::game::RawGame,
+    read::lexer::{Oddity, SanToken, StopKind},
 };
 
 fn move_ref(game: &RawGame<'_>, before: &Chess, index: usize, start: usize, end: usize) -> MoveRef {

@@ -6,9 +6,9 @@ use shakmaty::Outcome;
 
 use super::{BoardEnd, Decided, result_str};
 use crate::{
+    board::replay,
     finding::{Finding, Kind},
-    game::RawGame,
-    replay,
+    read::game::RawGame,
 };
 
 /// A Result tag value, if it is one of the four.
@@ -37,7 +37,7 @@ pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<F
                 game.line,
                 "The game has no Result tag.".to_owned(),
             )
-            .citing(crate::rules::Source::Pgn("PGN 8.1.1")),
+            .citing(crate::board::rules::Source::Pgn("PGN 8.1.1")),
         ),
         Some(_) if marker.is_none() => findings.push(Finding::new(
             Kind::MissingResult,

@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Chess, FromSetup, Setup, fen::Fen};
 
 use crate::{
     finding::{Finding, Kind},
-    game::{RawGame, excerpt},
+    read::game::{RawGame, excerpt},
 };
 
 /// How a Variant tag is replayed.
@@ -76,7 +76,7 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Result<Chess, N
                 Kind::InvalidFen,
                 game.tag_line(index),
                 "SetUp is \"1\" but the game has no FEN tag, so its starting position is unknown and it is not replayed.".to_owned(),
-            ).citing(crate::rules::Source::Pgn("PGN 9.7.1")));
+            ).citing(crate::board::rules::Source::Pgn("PGN 9.7.1")));
             return Err(NotReplayed::Fen);
         }
         let mode = if chess960 {

@@ -4,7 +4,7 @@
 
 use crate::{
     finding::{Finding, Kind, MAX_LISTED},
-    game::{RawGame, excerpt},
+    read::game::{RawGame, excerpt},
 };
 
 /// The results PGN allows in the Result tag.
@@ -45,7 +45,7 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
         let Some((_, name, value)) = game.tags.iter().nth(index) else {
             continue;
         };
-        let pair = crate::game::excerpt(&[b"[", name, b" \"", value, b"\"]"].concat(), 60);
+        let pair = crate::read::game::excerpt(&[b"[", name, b" \"", value, b"\"]"].concat(), 60);
         findings.push(Finding::new(
             Kind::NonStandardTag,
             first,

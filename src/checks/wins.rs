@@ -13,17 +13,13 @@
 
 use shakmaty::{Chess, Color, KnownOutcome};
 
-use super::{
-    Judging,
-    ending::HowEnded,
-    result_str,
-    winnable::{self, Search, Winnability},
-};
+use super::{Judging, ending::HowEnded, result_str};
 use crate::{
+    board::replay,
+    board::rules::Edition,
+    board::winnable::{self, Search, Winnability},
     finding::{Finding, Kind},
-    game::RawGame,
-    replay,
-    rules::Edition,
+    read::game::RawGame,
 };
 
 /// Whether a decisive result was earned on the board.

@@ -18,7 +18,7 @@ use shakmaty::{
     zobrist::{Zobrist64, ZobristValue},
 };
 
-use crate::{replay, rules::Edition};
+use crate::{board::replay, board::rules::Edition};
 
 /// What makes two positions the same (FIDE 2023 9.2.3).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -575,7 +575,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{game::Tags, lexer::Lexed, replay};
+    use crate::{board::replay, read::game::Tags, read::lexer::Lexed};
     use shakmaty::{
         CastlingMode,
         fen::Fen,

@@ -24,9 +24,9 @@ use shakmaty::{
 };
 
 use crate::{
+    board::lenient,
     finding::Listed,
-    lenient,
-    lexer::{SanToken, Variations, is_token_end},
+    read::lexer::{SanToken, Variations, is_token_end},
 };
 
 /// Variations nested deeper than this are not checked (and say so).
@@ -331,7 +331,7 @@ fn is_en_passant_mark(bytes: &[u8], i: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{game::Tags, lexer::Lexed};
+    use crate::{read::game::Tags, read::lexer::Lexed};
 
     /// The problems found in a movetext's variations: (problem, token, ply,
     /// depth).

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::lexer::Lexed;
+use crate::read::lexer::Lexed;
 
 /// The tag pairs of one game, in file order, in one reused buffer.
 #[derive(Debug, Default)]

@@ -25,9 +25,9 @@
 //! one line only.
 
 use crate::{
+    board::lenient::{self, Form},
     finding::Listed,
-    game::Tags,
-    lenient::{self, Form},
+    read::game::Tags,
 };
 use shakmaty::{
     Color, KnownOutcome, Outcome,
@@ -500,7 +500,7 @@ impl Lexed {
                 let value = bytes.get(base + split.value.0..base + split.value.1);
                 tags.push(
                     bytes.get(name.0..name.1).unwrap_or_default(),
-                    &crate::pgn::unescape(value.unwrap_or_default()),
+                    &crate::read::pgn::unescape(value.unwrap_or_default()),
                 );
                 for _ in 0..split.end {
                     cur.bump();
@@ -567,7 +567,7 @@ impl Lexed {
             let bytes = cur.bytes;
             let value = bytes.get(value_start..value_end).unwrap_or_default();
             let name = bytes.get(name_range.0..name_range.1).unwrap_or_default();
-            tags.push(name, &crate::pgn::unescape(value));
+            tags.push(name, &crate::read::pgn::unescape(value));
             self.tag_lines.push(line);
             if let Some(problem) = problem {
                 self.bad(problem, line, line_start);

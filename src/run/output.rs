@@ -19,7 +19,7 @@ use std::{
 
 use tempfile::TempPath;
 
-use crate::input::{self, Input, Source, identity};
+use crate::read::input::{self, Input, Source, identity};
 
 /// Where a report goes.
 #[derive(Debug, Clone, PartialEq, Eq)]

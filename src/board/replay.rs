@@ -9,9 +9,9 @@ use shakmaty::{
 };
 
 use crate::{
+    board::lenient::{self, Form},
     finding::Listed,
-    lenient::{self, Form},
-    lexer::SanToken,
+    read::lexer::SanToken,
 };
 
 /// What a replay tells, ply by ply, to whoever keeps the positions (the
@@ -326,7 +326,7 @@ pub fn side(color: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{finding::MAX_LISTED, lexer::Lexed};
+    use crate::{finding::MAX_LISTED, read::lexer::Lexed};
 
     /// Every SAN a move could be written as in `pos` (castling aside),
     /// legal or not: each piece kind and target square, with and without
@@ -451,7 +451,7 @@ mod tests {
     /// below `root` held to shakmaty's answer.
     fn to_move_agrees_below(root: &std::path::Path, probe_every: usize) -> (usize, usize) {
         let (mut moves, mut tried) = (0usize, 0usize);
-        let mut tags = crate::game::Tags::default();
+        let mut tags = crate::read::game::Tags::default();
         let mut lexed = Lexed::default();
         for path in crate::testing::plain_pgn_files(root) {
             let bytes = std::fs::read(&path).unwrap();
@@ -519,7 +519,11 @@ mod tests {
 
     fn play(movetext: &str) -> (Replay, Lexed) {
         let mut lexed = Lexed::default();
-        lexed.scan(movetext.as_bytes(), 1, &mut crate::game::Tags::default());
+        lexed.scan(
+            movetext.as_bytes(),
+            1,
+            &mut crate::read::game::Tags::default(),
+        );
         (
             replay(&Chess::default(), &lexed.sans, &mut Unobserved),
             lexed,

@@ -12,13 +12,13 @@ use std::{
 };
 
 use crate::{
+    checks::draws::history::History,
     checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
     finding::{Finding, Kind},
-    game::{RawGame, Tags},
-    history::History,
-    input::{self, Input},
-    lexer::{self, Lexed},
-    pgn,
+    read::game::{RawGame, Tags},
+    read::input::{self, Input},
+    read::lexer::{self, Lexed},
+    read::pgn,
     report::GameResult,
 };
 

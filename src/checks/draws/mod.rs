@@ -4,14 +4,16 @@
 //! already ended by itself (fivefold 9.6.1, 75 moves 9.6.2, dead position
 //! 5.2.2).
 
+pub mod history;
+
 use shakmaty::{Color, Position};
 
 use crate::{
+    board::replay::{self, Replay},
+    board::rules::Article,
+    checks::draws::history::{Claim, ClaimKind, EndKind, History},
     finding::{Finding, Kind, MoveRef},
-    game::RawGame,
-    history::{Claim, ClaimKind, EndKind, History},
-    replay::{self, Replay},
-    rules::Article,
+    read::game::RawGame,
 };
 
 /// "1 ply", "3 plies".
