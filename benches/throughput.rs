@@ -9,8 +9,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_arbiter::{
     board::replay,
     checks::draws::history::History,
-    read::game::Tags,
     read::lexer::{self, Lexed},
+    read::tags::Tags,
     run::pipeline::{Block, Worker},
 };
 use shakmaty::Chess;

@@ -17,7 +17,7 @@ use std::{
 
 use crate::{
     finding::{Kind, Severity},
-    report::cell,
+    report::cell::cell,
 };
 
 /// One item of `--select` or `--ignore`.

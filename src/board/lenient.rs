@@ -23,7 +23,7 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use crate::board::replay::to_move;
+use crate::board::san::to_move;
 
 /// Why a move is not in standard form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

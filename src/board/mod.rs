@@ -6,5 +6,6 @@
 pub mod lenient;
 pub mod replay;
 pub mod rules;
+pub mod san;
 pub mod variations;
 pub mod winnable;

@@ -331,7 +331,7 @@ fn is_en_passant_mark(bytes: &[u8], i: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{read::game::Tags, read::lexer::Lexed};
+    use crate::{read::lexer::Lexed, read::tags::Tags};
 
     /// The problems found in a movetext's variations: (problem, token, ply,
     /// depth).

@@ -5,72 +5,9 @@
 
 use shakmaty::{Color, KnownOutcome};
 
-use super::BoardEnd;
+use super::verdict::BoardEnd;
+pub use super::verdict::HowEnded;
 use crate::{read::game::RawGame, read::lexer::clock_seconds};
-
-/// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HowEnded {
-    /// Checkmate on the board.
-    Checkmate,
-    /// Stalemate on the board.
-    Stalemate,
-    /// A dead position on the board.
-    DeadPosition,
-    /// Fivefold repetition.
-    Fivefold,
-    /// 75 moves.
-    SeventyFiveMoves,
-    /// A flag fell.
-    TimeForfeit,
-    /// A player resigned.
-    Resignation,
-    /// The players agreed a draw.
-    Agreement,
-    /// A draw claimed by repetition.
-    Repetition,
-    /// A draw claimed under the 50-move rule.
-    FiftyMoves,
-    /// A player abandoned the game.
-    Abandoned,
-    /// A player broke the rules.
-    RulesInfraction,
-    /// An arbiter or a tablebase decided.
-    Adjudication,
-    /// A player died.
-    Death,
-    /// An emergency stopped the game.
-    Emergency,
-    /// Not finished (result `*`).
-    Unterminated,
-    /// Nothing in the record says.
-    Unknown,
-}
-
-impl HowEnded {
-    /// The word in the games report.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            HowEnded::Checkmate => "checkmate",
-            HowEnded::Stalemate => "stalemate",
-            HowEnded::DeadPosition => "dead-position",
-            HowEnded::Fivefold => "fivefold",
-            HowEnded::SeventyFiveMoves => "seventy-five-moves",
-            HowEnded::TimeForfeit => "time-forfeit",
-            HowEnded::Resignation => "resignation",
-            HowEnded::Agreement => "agreement",
-            HowEnded::Repetition => "repetition",
-            HowEnded::FiftyMoves => "fifty-moves",
-            HowEnded::Abandoned => "abandoned",
-            HowEnded::RulesInfraction => "rules-infraction",
-            HowEnded::Adjudication => "adjudication",
-            HowEnded::Death => "death",
-            HowEnded::Emergency => "emergency",
-            HowEnded::Unterminated => "unterminated",
-            HowEnded::Unknown => "unknown",
-        }
-    }
-}
 
 /// What is known when the ending is read.
 pub struct Facts {
@@ -195,7 +132,7 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{read::game::Tags, read::lexer::Lexed};
+    use crate::{read::lexer::Lexed, read::tags::Tags};
 
     fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
         let mut tags = Tags::default();

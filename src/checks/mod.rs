@@ -8,7 +8,10 @@ mod moves;
 mod result;
 mod setup;
 mod tags;
+pub mod verdict;
 mod wins;
+
+pub use self::verdict::{BoardEnd, Decided, Judging, Verdict, result_str};
 
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 
@@ -16,88 +19,10 @@ use self::ending::{Facts, HowEnded};
 use crate::{
     board::replay,
     board::rules::{Article, Edition},
-    board::winnable::Search,
     checks::draws::history::{EndKind, History},
     finding::Finding,
     read::game::RawGame,
 };
-
-/// What the board shows at the end of the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BoardEnd {
-    /// Nothing that ends the game.
-    Open,
-    /// The side to move is mated.
-    Checkmate,
-    /// The side to move has no legal move and is not in check.
-    Stalemate,
-    /// Neither side can mate (as far as material shows).
-    DeadPosition,
-    /// The same position for the fifth time (FIDE 2023 9.6.1).
-    Fivefold,
-    /// 75 moves of each player without capture or pawn move (9.6.2).
-    SeventyFiveMoves,
-    /// Replay stopped at a move that could not be played.
-    IllegalMove,
-    /// The game was not replayed (unsupported variant, bad FEN).
-    NotReplayed,
-}
-
-impl BoardEnd {
-    /// The word in the games report.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BoardEnd::Open | BoardEnd::NotReplayed => "",
-            BoardEnd::Checkmate => "checkmate",
-            BoardEnd::Stalemate => "stalemate",
-            BoardEnd::DeadPosition => "dead-position",
-            BoardEnd::Fivefold => "fivefold",
-            BoardEnd::SeventyFiveMoves => "seventy-five-moves",
-            BoardEnd::IllegalMove => "illegal-move",
-        }
-    }
-}
-
-/// The verdict on one game, beside its findings.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verdict {
-    /// Plies replayed.
-    pub plies: usize,
-    /// What the board shows at the end.
-    pub board_end: BoardEnd,
-    /// The result the rules require, when the board decides it.
-    pub expected: Option<KnownOutcome>,
-    /// How the game ended, as the record tells it.
-    pub how_ended: HowEnded,
-}
-
-/// How the board decided a game: the end, the result it requires, the
-/// article, and the position (FEN).
-#[derive(Debug, Clone)]
-pub struct Decided {
-    /// The kind of end.
-    pub end: BoardEnd,
-    /// The result it requires.
-    pub expected: KnownOutcome,
-    /// The article it rests on.
-    pub rule: Article,
-    /// The deciding position.
-    pub fen: String,
-    /// The side to move there.
-    pub turn: Color,
-}
-
-/// How a game is judged: the rule edition and how hard to look for a mate
-/// a winner could still give.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Judging {
-    /// The rule edition.
-    pub edition: Edition,
-    /// The winnability search for games won on time.
-    pub search: Search,
-    /// Leave variations unread (`--no-variations`).
-    pub skip_variations: bool,
-}
 
 /// The recorded result: the Result tag if it is one of the four, else the
 /// termination marker. `Some(None)` is `*`.
@@ -282,23 +207,10 @@ fn judge(pos: &Chess, edition: Edition) -> Option<Decided> {
     })
 }
 
-/// A result as PGN writes it.
-pub fn result_str(outcome: KnownOutcome) -> &'static str {
-    match outcome {
-        KnownOutcome::Decisive {
-            winner: Color::White,
-        } => "1-0",
-        KnownOutcome::Decisive {
-            winner: Color::Black,
-        } => "0-1",
-        KnownOutcome::Draw => "1/2-1/2",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{finding::Kind, read::game::Tags, read::lexer::Lexed};
+    use crate::{board::winnable::Search, finding::Kind, read::lexer::Lexed, read::tags::Tags};
 
     /// The kinds of finding a one-game PGN gets.
     fn kinds(pgn: &[u8], edition: Edition) -> Vec<Kind> {

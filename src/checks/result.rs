@@ -4,7 +4,7 @@
 
 use shakmaty::Outcome;
 
-use super::{BoardEnd, Decided, result_str};
+use super::verdict::{BoardEnd, Decided, result_str};
 use crate::{
     board::replay,
     finding::{Finding, Kind},

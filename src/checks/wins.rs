@@ -13,7 +13,10 @@
 
 use shakmaty::{Chess, Color, KnownOutcome};
 
-use super::{Judging, ending::HowEnded, result_str};
+use super::{
+    ending::HowEnded,
+    verdict::{Judging, result_str},
+};
 use crate::{
     board::replay,
     board::rules::Edition,

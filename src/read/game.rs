@@ -1,68 +1,9 @@
-//! One game as read from the input, before any chess: its tags (raw bytes,
-//! escapes decoded), where it is, and the located movetext; plus decoding of
-//! tag values to text.
+//! One game as read from the input, before any chess: its tags, where it
+//! is, and the located movetext; plus decoding of tag values to text.
 
 use std::borrow::Cow;
 
-use crate::read::lexer::Lexed;
-
-/// The tag pairs of one game, in file order, in one reused buffer.
-#[derive(Debug, Default)]
-pub struct Tags {
-    bytes: Vec<u8>,
-    /// (name start, name end, value end); the value starts at name end.
-    spans: Vec<(usize, usize, usize)>,
-}
-
-impl Tags {
-    /// Forgets all tags, keeping the buffer.
-    pub fn clear(&mut self) {
-        self.bytes.clear();
-        self.spans.clear();
-    }
-
-    /// Appends a tag pair.
-    pub fn push(&mut self, name: &[u8], value: &[u8]) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(name);
-        let mid = self.bytes.len();
-        self.bytes.extend_from_slice(value);
-        self.spans.push((start, mid, self.bytes.len()));
-    }
-
-    /// How many tag pairs.
-    pub fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
-    }
-
-    /// The pairs in file order, with their index.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, &[u8], &[u8])> {
-        self.spans.iter().enumerate().map(|(i, &(a, b, c))| {
-            (
-                i,
-                self.bytes.get(a..b).unwrap_or_default(),
-                self.bytes.get(b..c).unwrap_or_default(),
-            )
-        })
-    }
-
-    /// The first tag with this name: its index and value.
-    pub fn find(&self, name: &str) -> Option<(usize, &[u8])> {
-        self.iter()
-            .find(|(_, n, _)| *n == name.as_bytes())
-            .map(|(i, _, v)| (i, v))
-    }
-
-    /// The value of the first tag with this name.
-    pub fn get(&self, name: &str) -> Option<&[u8]> {
-        self.find(name).map(|(_, v)| v)
-    }
-}
+use crate::read::{lexer::Lexed, tags::Tags};
 
 /// Decodes a tag value: UTF-8 when it is, else Windows-1252 (what non-UTF-8
 /// PGN files almost always are; PGN 4.1 names ISO 8859-1, its subset).
@@ -130,20 +71,6 @@ impl RawGame<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tags_keep_order_and_find_first() {
-        let mut tags = Tags::default();
-        tags.push(b"White", b"A");
-        tags.push(b"Black", b"B");
-        tags.push(b"White", b"C");
-        assert_eq!(tags.len(), 3);
-        assert_eq!(tags.get("White"), Some(&b"A"[..]));
-        assert_eq!(tags.find("Black"), Some((1, &b"B"[..])));
-        assert_eq!(tags.get("Result"), None);
-        tags.clear();
-        assert!(tags.is_empty());
-    }
 
     #[test]
     fn decodes_latin1_as_windows_1252() {

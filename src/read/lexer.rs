@@ -27,7 +27,7 @@
 use crate::{
     board::lenient::{self, Form},
     finding::Listed,
-    read::game::Tags,
+    read::tags::Tags,
 };
 use shakmaty::{
     Color, KnownOutcome, Outcome,

@@ -7,3 +7,4 @@ pub mod game;
 pub mod input;
 pub mod lexer;
 pub mod pgn;
+pub mod tags;

@@ -79,7 +79,7 @@ pub fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{read::game::Tags, read::lexer::Lexed};
+    use crate::{read::lexer::Lexed, read::tags::Tags};
     use pgn_reader::SanPlus;
     use shakmaty::Outcome;
 

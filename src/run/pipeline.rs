@@ -15,10 +15,10 @@ use crate::{
     checks::draws::history::History,
     checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
     finding::{Finding, Kind},
-    read::game::{RawGame, Tags},
     read::input::{self, Input},
     read::lexer::{self, Lexed},
     read::pgn,
+    read::{game::RawGame, tags::Tags},
     report::GameResult,
 };
 

@@ -575,7 +575,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{board::replay, read::game::Tags, read::lexer::Lexed};
+    use crate::{board::replay, read::lexer::Lexed, read::tags::Tags};
     use shakmaty::{
         CastlingMode,
         fen::Fen,

@@ -13,52 +13,9 @@ use crate::{
     selection::Selection,
 };
 
-/// The longest cell written, in characters (unless `--raw-csv`):
-/// spreadsheets keep 32,767 and Python's csv module refuses 131,072 by
-/// default; nobody reads a longer tag value in a cell.
-pub const CELL_MAX: usize = 1000;
+pub mod cell;
 
-/// Makes a cell of text taken from the input safe to open in a spreadsheet
-/// (OWASP "CSV injection"): control characters other than tab become
-/// U+FFFD, a cell longer than `CELL_MAX` characters is cut and says so, and
-/// a cell that starts with `=`, `+`, `-`, `@` or a tab gets a leading `'`,
-/// so that it is text, never a formula; only dashes (`-`, the PGN value for
-/// "not applicable", and the null move `--`) compute nothing and stay as
-/// they are. `raw` leaves every cell as it is.
-pub fn cell(text: &str, raw: bool) -> Cow<'_, str> {
-    let risky = |b: u8| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r');
-    let dashes = !text.is_empty() && text.bytes().all(|b| b == b'-');
-    let plain = text.len() <= CELL_MAX
-        && (dashes || !text.as_bytes().first().copied().is_some_and(risky))
-        && !text.chars().any(|c| c.is_control() && c != '\t');
-    if raw || plain {
-        return Cow::Borrowed(text);
-    }
-    let clean: String = text
-        .chars()
-        .map(|c| {
-            if c.is_control() && c != '\t' {
-                '\u{fffd}'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let count = clean.chars().count();
-    let mut out = String::with_capacity(clean.len().min(4 * CELL_MAX) + 1);
-    if clean.as_bytes().first().copied().is_some_and(risky) {
-        out.push('\'');
-    }
-    if out.len() + count <= CELL_MAX {
-        out.push_str(&clean);
-    } else {
-        let note = format!("… (cut from {count} characters)");
-        let keep = CELL_MAX - out.len() - note.chars().count();
-        out.extend(clean.chars().take(keep));
-        out.push_str(&note);
-    }
-    Cow::Owned(out)
-}
+pub use self::cell::{CELL_MAX, cell};
 
 /// Reads a report back as strict CSV (every row as wide as the header) and
 /// checks every cell as `cell` promises it: never a formula, no control

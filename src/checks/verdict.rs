@@ -1,0 +1,164 @@
+//! What the rule areas share about a game: how the board ended it, the
+//! verdict beside its findings, how the board decided it, how it is judged,
+//! and the four results as PGN writes them.
+
+use shakmaty::{Color, KnownOutcome};
+
+use crate::board::{
+    rules::{Article, Edition},
+    winnable::Search,
+};
+
+/// What the board shows at the end of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardEnd {
+    /// Nothing that ends the game.
+    Open,
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate (as far as material shows).
+    DeadPosition,
+    /// The same position for the fifth time (FIDE 2023 9.6.1).
+    Fivefold,
+    /// 75 moves of each player without capture or pawn move (9.6.2).
+    SeventyFiveMoves,
+    /// Replay stopped at a move that could not be played.
+    IllegalMove,
+    /// The game was not replayed (unsupported variant, bad FEN).
+    NotReplayed,
+}
+
+impl BoardEnd {
+    /// The word in the games report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BoardEnd::Open | BoardEnd::NotReplayed => "",
+            BoardEnd::Checkmate => "checkmate",
+            BoardEnd::Stalemate => "stalemate",
+            BoardEnd::DeadPosition => "dead-position",
+            BoardEnd::Fivefold => "fivefold",
+            BoardEnd::SeventyFiveMoves => "seventy-five-moves",
+            BoardEnd::IllegalMove => "illegal-move",
+        }
+    }
+}
+
+/// The verdict on one game, beside its findings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// Plies replayed.
+    pub plies: usize,
+    /// What the board shows at the end.
+    pub board_end: BoardEnd,
+    /// The result the rules require, when the board decides it.
+    pub expected: Option<KnownOutcome>,
+    /// How the game ended, as the record tells it.
+    pub how_ended: HowEnded,
+}
+
+/// How the board decided a game: the end, the result it requires, the
+/// article, and the position (FEN).
+#[derive(Debug, Clone)]
+pub struct Decided {
+    /// The kind of end.
+    pub end: BoardEnd,
+    /// The result it requires.
+    pub expected: KnownOutcome,
+    /// The article it rests on.
+    pub rule: Article,
+    /// The deciding position.
+    pub fen: String,
+    /// The side to move there.
+    pub turn: Color,
+}
+
+/// How a game is judged: the rule edition and how hard to look for a mate
+/// a winner could still give.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Judging {
+    /// The rule edition.
+    pub edition: Edition,
+    /// The winnability search for games won on time.
+    pub search: Search,
+    /// Leave variations unread (`--no-variations`).
+    pub skip_variations: bool,
+}
+
+/// A result as PGN writes it.
+pub fn result_str(outcome: KnownOutcome) -> &'static str {
+    match outcome {
+        KnownOutcome::Decisive {
+            winner: Color::White,
+        } => "1-0",
+        KnownOutcome::Decisive {
+            winner: Color::Black,
+        } => "0-1",
+        KnownOutcome::Draw => "1/2-1/2",
+    }
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HowEnded {
+    /// Checkmate on the board.
+    Checkmate,
+    /// Stalemate on the board.
+    Stalemate,
+    /// A dead position on the board.
+    DeadPosition,
+    /// Fivefold repetition.
+    Fivefold,
+    /// 75 moves.
+    SeventyFiveMoves,
+    /// A flag fell.
+    TimeForfeit,
+    /// A player resigned.
+    Resignation,
+    /// The players agreed a draw.
+    Agreement,
+    /// A draw claimed by repetition.
+    Repetition,
+    /// A draw claimed under the 50-move rule.
+    FiftyMoves,
+    /// A player abandoned the game.
+    Abandoned,
+    /// A player broke the rules.
+    RulesInfraction,
+    /// An arbiter or a tablebase decided.
+    Adjudication,
+    /// A player died.
+    Death,
+    /// An emergency stopped the game.
+    Emergency,
+    /// Not finished (result `*`).
+    Unterminated,
+    /// Nothing in the record says.
+    Unknown,
+}
+
+impl HowEnded {
+    /// The word in the games report.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HowEnded::Checkmate => "checkmate",
+            HowEnded::Stalemate => "stalemate",
+            HowEnded::DeadPosition => "dead-position",
+            HowEnded::Fivefold => "fivefold",
+            HowEnded::SeventyFiveMoves => "seventy-five-moves",
+            HowEnded::TimeForfeit => "time-forfeit",
+            HowEnded::Resignation => "resignation",
+            HowEnded::Agreement => "agreement",
+            HowEnded::Repetition => "repetition",
+            HowEnded::FiftyMoves => "fifty-moves",
+            HowEnded::Abandoned => "abandoned",
+            HowEnded::RulesInfraction => "rules-infraction",
+            HowEnded::Adjudication => "adjudication",
+            HowEnded::Death => "death",
+            HowEnded::Emergency => "emergency",
+            HowEnded::Unterminated => "unterminated",
+            HowEnded::Unknown => "unknown",
+        }
+    }
+}

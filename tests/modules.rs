@@ -1,0 +1,225 @@
+//! The shape of `src/`: no module imports, directly or through others, a
+//! module that imports it. Reads every source file, finds the modules each
+//! one names (`use crate::…`, `crate::…` paths, `super::…`, and a parent
+//! naming its child modules), and looks for a cycle. Test modules
+//! (`#[cfg(test)]` to the end of a file) are left out.
+//!
+//! `cargo test --test modules` runs it; CONTRIBUTING.md says so.
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fs,
+    path::Path,
+};
+
+/// Every module of `src/` by path (`read::lexer`), with its code.
+fn modules() -> BTreeMap<String, String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = path.strip_prefix(&src).unwrap().with_extension("");
+            let mut parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            if parts.last().is_some_and(|p| p == "mod") {
+                parts.pop();
+            }
+            let name = parts.join("::");
+            if name == "lib" || name == "main" {
+                continue;
+            }
+            let text = fs::read_to_string(&path).unwrap();
+            let code = match text.find("#[cfg(test)]") {
+                Some(at) => text[..at].to_owned(),
+                None => text,
+            };
+            // Comments name modules too; they are no imports.
+            let code: String = code
+                .lines()
+                .map(|l| match l.find("//") {
+                    Some(at) => &l[..at],
+                    None => l,
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            out.insert(name, code);
+        }
+    }
+    out
+}
+
+/// The full paths a `use` tree names: `a::{b, c::{d}}` is `a::b`, `a::c::d`.
+fn expand(prefix: &str, tree: &str, out: &mut Vec<String>) {
+    let tree = tree.trim();
+    match tree.find('{') {
+        None => {
+            for item in tree.split(',') {
+                let item = item.trim();
+                if !item.is_empty() {
+                    out.push(format!("{prefix}{item}"));
+                }
+            }
+        }
+        Some(open) => {
+            let head = &tree[..open];
+            // The matching close, and what follows it.
+            let mut depth = 0;
+            let mut close = open;
+            for (i, c) in tree[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = open + i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // Items before the group at this level: `a, b::{…}`.
+            let (before, group_head) = match head.rfind(',') {
+                Some(comma) => (&head[..comma], &head[comma + 1..]),
+                None => ("", head),
+            };
+            expand(prefix, before, out);
+            let inner = &tree[open + 1..close];
+            let mut depth = 0;
+            let mut start = 0;
+            let group_prefix = format!("{prefix}{}", group_head.trim());
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        expand(&group_prefix, &inner[start..i], out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            expand(&group_prefix, &inner[start..], out);
+            let rest = tree[close + 1..].trim_start_matches([',', ' ', '\n']);
+            expand(prefix, rest, out);
+        }
+    }
+}
+
+/// The modules `name` (with `code`) refers to, among `all`.
+fn refers_to(name: &str, code: &str, all: &BTreeMap<String, String>) -> BTreeSet<String> {
+    let parent = name.rsplit_once("::").map_or("", |(p, _)| p);
+    let mut paths = Vec::new();
+    // `use` statements, grouped or not.
+    let mut rest = code;
+    while let Some(at) = rest.find("use ") {
+        let after = &rest[at + 4..];
+        let end = after.find(';').unwrap_or(after.len());
+        expand("", &after[..end], &mut paths);
+        rest = &after[end..];
+    }
+    // Paths in code: `crate::a::b`, `super::x`.
+    for word in code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')) {
+        // `crate::{` and `super::{` open groups, read above.
+        if (word.starts_with("crate::") || word.starts_with("super::")) && !word.ends_with("::") {
+            paths.push(word.to_owned());
+        }
+        // A parent names its children by their bare names.
+        if let Some((first, _)) = word.split_once("::") {
+            let child = format!("{name}::{first}");
+            if all.contains_key(&child) {
+                paths.push(format!("self::{first}"));
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    for path in paths {
+        let path = path.replace(' ', "");
+        let full = if let Some(p) = path.strip_prefix("crate::") {
+            p.to_owned()
+        } else if let Some(p) = path.strip_prefix("super::") {
+            if parent.is_empty() {
+                p.to_owned()
+            } else {
+                format!("{parent}::{p}")
+            }
+        } else if let Some(p) = path.strip_prefix("self::") {
+            format!("{name}::{p}")
+        } else {
+            continue;
+        };
+        // The longest prefix that is a module.
+        let parts: Vec<&str> = full.split("::").collect();
+        for n in (1..=parts.len()).rev() {
+            let candidate = parts[..n].join("::");
+            if all.contains_key(&candidate) {
+                if candidate != name {
+                    out.insert(candidate);
+                }
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn expand_reads_grouped_uses() {
+    let mut out = Vec::new();
+    expand("", "crate::{a::{b, c::D}, e, f::g}", &mut out);
+    assert_eq!(
+        out,
+        ["crate::a::b", "crate::a::c::D", "crate::e", "crate::f::g"]
+    );
+}
+
+#[test]
+fn no_module_imports_a_module_that_imports_it() {
+    let all = modules();
+    assert!(all.contains_key("read::lexer"), "{:?}", all.keys());
+    let graph: BTreeMap<&str, BTreeSet<String>> = all
+        .iter()
+        .map(|(name, code)| (name.as_str(), refers_to(name, code, &all)))
+        .collect();
+    // It does see what a module uses.
+    assert!(
+        graph["checks"].contains("checks::wins"),
+        "{:?}",
+        graph["checks"]
+    );
+    assert!(graph["board::replay"].contains("board::lenient"));
+    let mut cycles = Vec::new();
+    for &start in graph.keys() {
+        // A path back to `start`?
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(String, Vec<String>)> =
+            vec![(start.to_owned(), vec![start.to_owned()])];
+        while let Some((at, path)) = stack.pop() {
+            for next in graph.get(at.as_str()).into_iter().flatten() {
+                if next == start {
+                    let mut cycle = path.clone();
+                    cycle.push(start.to_owned());
+                    cycles.push(cycle.join(" -> "));
+                } else if seen.insert(next.clone()) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+    cycles.sort();
+    cycles.dedup();
+    assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
