@@ -3,6 +3,8 @@
 //! clocks, a TWIC issue): reading games only (lexer), reading and replaying,
 //! and the whole check of a block.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

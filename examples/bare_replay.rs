@@ -4,6 +4,8 @@
 //!
 //! `cargo run --release --example bare_replay -- FILE...` (plain PGN).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::{fs::File, io, ops::ControlFlow};
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};

@@ -9,6 +9,8 @@
 //!
 //! Shells: bash, elvish, fish, powershell, zsh.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io;
 
 use clap::CommandFactory;

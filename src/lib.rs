@@ -1,19 +1,54 @@
 //! pgn-arbiter audits PGN chess archives.
 //!
-//! The life of one game: `input` opens the bytes (decompressing by magic
-//! bytes, decoding UTF-16, turning lone carriage returns into line feeds);
-//! `pipeline` cuts them into blocks of whole games, using `pgn` (the only
-//! module that knows pgn-reader) to find where games start; a worker reads
-//! each game with `lexer`, which follows pgn-reader's rules and also says
-//! where every tag and move is; `checks` judges the game: tags, starting
-//! position (`checks::setup`), the replay on shakmaty (`replay`, with
-//! `lenient` reading moves not written in standard SAN), the variations
-//! (`variations`), moves and result, under the Laws of `rules` (which also
-//! holds the one table of citations); each problem becomes a
-//! `finding::Finding`; `report` writes both CSV
-//! reports in input order, with spreadsheet-safe cells, and counts the
-//! summary; `output` puts a report file in place only when the run has
-//! completed, and never over an input.
+//! The modules in the order a game meets them:
+//!
+//! - `cli`, `config`: the command line, checked once into a `Config`.
+//! - `read`: `read::input` opens the bytes (directory walk, decompression by
+//!   magic bytes, UTF-16, lone carriage returns); `read::pgn` (the only
+//!   module that knows pgn-reader) finds where games start, so that
+//!   `run::pipeline` can cut blocks of whole games; `read::lexer` reads each
+//!   game the way pgn-reader does and says where every tag and move is,
+//!   filling `read::tags` and giving a `read::game::RawGame`.
+//! - `board`: facts from the board, without findings: `board::san` and
+//!   `board::lenient` resolve moves (strictly, then by a plain reading),
+//!   `board::replay` plays the mainline and tells an observer each ply,
+//!   `board::variations` replays the variations, `board::rules` holds the
+//!   editions and the one table of citations, `board::winnable` says
+//!   whether a side can still mate.
+//! - `checks`: judges the game, one module per rule area, each deciding its
+//!   findings (below); `checks::verdict` holds what they share, and
+//!   `checks::draws::history` the positions the draw rules need.
+//! - `finding`: the kinds of finding (code, severity, what each rests on)
+//!   and one finding's place in its game.
+//! - `selection`, `report`: which findings are reported (`--select`,
+//!   `--ignore`, `--baseline`), both CSV reports in input order with
+//!   spreadsheet-safe cells (`report::cell`), and the summary.
+//! - `run`: the reader thread, the workers and the ordered writer
+//!   (`run::pipeline`), report files put in place only when the run
+//!   completes and never over an input (`run::output`), the progress bar.
+//!
+//! Where each finding is decided (a test holds this list to the code):
+//!
+//! - `src/checks/tags.rs`: `malformed-tag`, `encoding`, `invalid-result`,
+//!   `non-standard-tag`
+//! - `src/checks/setup.rs`: `invalid-fen`, `unsupported-variant`
+//! - `src/checks/moves.rs`: `illegal-move`, `ambiguous-move`,
+//!   `malformed-move`, `wrong-check-suffix`, `unterminated-comment`,
+//!   `text-after-result`, `non-standard-san`, `non-standard-movetext`,
+//!   `move-number`, `illegal-move-in-variation`,
+//!   `ambiguous-move-in-variation`, `malformed-move-in-variation`
+//! - `src/checks/draws/mod.rs`: `unclaimed-threefold`,
+//!   `unclaimed-fifty-moves`, `played-past-fivefold`,
+//!   `played-past-seventy-five-moves`, `played-past-dead-position`
+//! - `src/checks/result.rs`: `missing-result`, `result-mismatch`,
+//!   `result-contradicts-checkmate`, `result-contradicts-stalemate`,
+//!   `result-contradicts-dead-position`, `result-contradicts-fivefold`,
+//!   `result-contradicts-seventy-five-moves`
+//! - `src/checks/wins.rs`: `unwinnable-win-on-time`,
+//!   `unwinnable-win-by-resignation`, `bare-king-win`,
+//!   `unexplained-win-unwinnable`, `bare-king-forfeit-win`
+//! - `src/run/pipeline.rs`: `game-too-large` (a game too large to read is
+//!   never judged)
 //!
 //! Design priorities, in order: never crash or hang on any input; correct on
 //! valid PGN, article by article; every game accounted for, exactly once;

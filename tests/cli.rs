@@ -10,6 +10,8 @@
 //! `BLESS=1 cargo test --test cli` rewrites the expected files from the
 //! current output; the git diff is the review.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::{
     collections::BTreeMap,
     fs,
@@ -152,19 +154,46 @@ fn every_code_has_a_golden_fixture() {
 /// order of the codes.
 #[test]
 fn the_readme_lists_every_code_once() {
+    use pgn_arbiter::board::rules::{Edition, Source};
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
-    let listed: Vec<&str> = readme
+    let rows: Vec<Vec<&str>> = readme
         .lines()
         .skip_while(|line| !line.starts_with("## Finding codes"))
         .skip(1)
         .take_while(|line| !line.starts_with("## "))
-        .filter_map(|line| line.strip_prefix("| `")?.split('`').next())
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| line.split(" | ").collect())
+        .collect();
+    let listed: Vec<&str> = rows
+        .iter()
+        .map(|cells| cells[0].trim_start_matches("| ").trim_matches('`'))
         .collect();
     let codes: Vec<&str> = pgn_arbiter::finding::Kind::ALL
         .iter()
         .map(|kind| kind.code())
         .collect();
     assert_eq!(listed, codes);
+    // Severity and rule as the kinds table has them: the rule column names
+    // the citation under the default edition (or, for a code only another
+    // edition reports, under that one); the edition's year may be left out
+    // after the first citation of the row.
+    for (cells, kind) in rows.iter().zip(pgn_arbiter::finding::Kind::ALL) {
+        assert_eq!(cells[1], kind.severity().as_str(), "{}", kind.code());
+        let cited = [Edition::Fide2023, Edition::Fide2000, Edition::Fide1994]
+            .into_iter()
+            .find_map(|edition| match kind.source() {
+                Source::Law(article) => edition.cite(article),
+                other => Some(other.cite(edition)),
+            })
+            .unwrap();
+        let (prefix, article) = cited.rsplit_once(' ').unwrap();
+        assert!(
+            cells[2].starts_with(prefix) && cells[2].contains(article),
+            "{}: README says {:?}, the kinds table {cited:?}",
+            kind.code(),
+            cells[2]
+        );
+    }
 }
 
 fn run_stdin(args: &[&str], input: &[u8]) -> Output {

@@ -6,6 +6,8 @@
 //!
 //! `cargo test --test modules` runs it; CONTRIBUTING.md says so.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::{
     collections::{BTreeMap, BTreeSet},
     fs,
@@ -222,4 +224,41 @@ fn no_module_imports_a_module_that_imports_it() {
     cycles.sort();
     cycles.dedup();
     assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+/// `lib.rs` names the one file that decides each finding code: every code
+/// is named once, and the file names the kind (outside its tests).
+#[test]
+fn lib_names_the_file_that_decides_each_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let at = lib.find("Where each finding is decided").unwrap();
+    let start = lib[..at].rfind('\n').map_or(0, |n| n + 1);
+    let section: String = lib[start..]
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.trim_start_matches("//!"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut named: BTreeMap<String, String> = BTreeMap::new();
+    for item in section.split("- `src/").skip(1) {
+        let (file, codes) = item.split_once('`').unwrap();
+        for code in codes.split('`').skip(1).step_by(2) {
+            let old = named.insert(code.to_owned(), format!("src/{file}"));
+            assert!(old.is_none(), "{code} is named twice");
+        }
+    }
+    for kind in pgn_arbiter::finding::Kind::ALL {
+        let file = named
+            .remove(kind.code())
+            .unwrap_or_else(|| panic!("lib.rs names no file for {}", kind.code()));
+        let text = fs::read_to_string(root.join(&file)).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap();
+        assert!(
+            code.contains(&format!("Kind::{kind:?}")),
+            "{file} does not decide {}",
+            kind.code()
+        );
+    }
+    assert!(named.is_empty(), "not codes: {named:?}");
 }

@@ -91,11 +91,12 @@ pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
         & board.by_color(!turn);
     for sniper in snipers {
         let between = attacks::between(king, sniper) & occupied;
-        if !between.more_than_one() && (between & from).any() {
-            let pinned = between.first().expect("one square");
-            if !attacks::aligned(pinned, to, king) {
-                from.discard(pinned);
-            }
+        if !between.more_than_one()
+            && (between & from).any()
+            && let Some(pinned) = between.first()
+            && !attacks::aligned(pinned, to, king)
+        {
+            from.discard(pinned);
         }
     }
     let mut legal = from.into_iter();

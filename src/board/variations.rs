@@ -251,13 +251,17 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
                     lines.pop();
                 }
             }
-            _ if lines.is_empty() || skipping > 0 => i += 1,
+            _ if skipping > 0 => i += 1,
             b' ' | b'\t' | b'\r' | b'.' | b'*' | b'!' | b'?' => i += 1,
             b'$' => i = token_end(bytes, i + 1, end),
             _ => {
                 let token_end = token_end(bytes, i, end);
                 let depth = lines.len();
-                let current = lines.last_mut().expect("inside a variation");
+                // At the top: the mainline, read by the lexer already.
+                let Some(current) = lines.last_mut() else {
+                    i += 1;
+                    continue;
+                };
                 let token = &bytes[i..token_end];
                 let san = match SanPlus::from_ascii_prefix(&bytes[i..end]) {
                     Ok((san, n)) if i + n == token_end => Some(san),
