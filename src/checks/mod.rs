@@ -17,8 +17,11 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 
 use self::ending::{Facts, HowEnded};
 use crate::{
-    board::replay,
-    board::rules::{Article, Edition},
+    board::{
+        replay::{self, Replay},
+        rules::{Article, Edition},
+        variations,
+    },
     checks::draws::history::{EndKind, History},
     finding::Finding,
     read::game::RawGame,
@@ -37,38 +40,25 @@ fn recorded_result(game: &RawGame<'_>) -> Option<Option<KnownOutcome>> {
     })
 }
 
-/// Checks one game, appending its findings in the order of the record.
-/// `history` is a reused buffer.
-pub fn audit(
-    game: &RawGame<'_>,
-    judging: Judging,
-    history: &mut History,
-    findings: &mut Vec<Finding>,
-) -> Verdict {
-    let edition = judging.edition;
-    tags::check(game, findings);
-    let start = match setup::start(game, findings) {
-        Ok(start) => start,
-        Err(why) => {
-            // Another variant's movetext has its own notation: not judged.
-            if why == setup::NotReplayed::Fen {
-                moves::check_tokens(game, None, findings);
-            }
-            result::check(game, None, findings);
-            let facts = Facts {
-                board_end: BoardEnd::NotReplayed,
-                result: recorded_result(game),
-                start_turn: Color::White,
-                claimable: None,
-            };
-            return Verdict {
-                plies: 0,
-                board_end: BoardEnd::NotReplayed,
-                expected: None,
-                how_ended: ending::how_ended(game, &facts),
-            };
-        }
-    };
+/// The facts of a replayed game, gathered once: where it started, what the
+/// replay reached, and what the board decides.
+struct Played {
+    /// The starting position.
+    start: Chess,
+    /// What the replay reached.
+    replayed: Replay,
+    /// The record stops being playable before its end (a move that cannot
+    /// be played, a token that is no move) and nothing ended the game
+    /// before that.
+    stopped: bool,
+    /// What the board decides: an automatic end first (what follows it does
+    /// not count), else the final position.
+    decided: Option<Decided>,
+}
+
+/// Replays the game from `start`, the draw rules' history hearing each ply,
+/// and finds what the board decides. No findings.
+fn play(game: &RawGame<'_>, edition: Edition, start: Chess, history: &mut History) -> Played {
     history.under(edition);
     // `bench-no-draw-rules` (bench/draw_rules.sh only): the history hears
     // no ply, so no draw rule applies.
@@ -79,17 +69,7 @@ pub fn audit(
         history.start(&start);
         replay::replay(&start, &game.lexed.sans, &mut replay::Unobserved)
     };
-    moves::check_replay(game, &replayed, findings);
-    moves::check_tokens(game, Some(&replayed), findings);
-    moves::check_numbers(game, &start, findings);
-    if !judging.skip_variations
-        && let Some(at) = game.lexed.variations
-    {
-        let issues = crate::board::variations::walk(game.bytes, at, &start, &game.lexed.sans);
-        moves::check_variations(game, &issues, findings);
-    }
-    draws::check(game, &replayed, history, findings);
-    // An automatic end comes first: what follows it does not count.
+    let unplayable = replayed.stopped.is_some() || stopped_unreadable(game);
     let decided = if let Some(end) = &history.end {
         let (board_end, article) = match end.kind {
             EndKind::Fivefold => (BoardEnd::Fivefold, Article::Fivefold),
@@ -103,25 +83,23 @@ pub fn audit(
             fen: end.fen.clone(),
             turn: end.turn,
         })
-    } else if replayed.stopped.is_some() || stopped_unreadable(game) {
-        result::check(game, None, findings);
-        let facts = Facts {
-            board_end: BoardEnd::IllegalMove,
-            result: recorded_result(game),
-            start_turn: start.turn(),
-            claimable: None,
-        };
-        return Verdict {
-            plies: replayed.plies,
-            board_end: BoardEnd::IllegalMove,
-            expected: None,
-            how_ended: ending::how_ended(game, &facts),
-        };
+    } else if unplayable {
+        None
     } else {
         judge(&replayed.end, edition)
     };
-    let last = replayed.plies;
-    let claimable = if history
+    Played {
+        stopped: unplayable && history.end.is_none(),
+        start,
+        replayed,
+        decided,
+    }
+}
+
+/// Whether a draw could be claimed with the last move or right after it:
+/// how a drawn game without a recorded reason most likely ended.
+fn claimable(history: &History, last: usize) -> Option<HowEnded> {
+    if history
         .threefold
         .as_ref()
         .is_some_and(|c| c.index + 1 >= last)
@@ -131,20 +109,64 @@ pub fn audit(
         Some(HowEnded::FiftyMoves)
     } else {
         None
+    }
+}
+
+/// Checks one game, appending its findings in the order of the record:
+/// gathers the facts once (tags, the start, the replay, what the board
+/// decides, how the game ended), then runs each rule area over them.
+/// `history` is a reused buffer.
+pub fn audit(
+    game: &RawGame<'_>,
+    judging: Judging,
+    history: &mut History,
+    findings: &mut Vec<Finding>,
+) -> Verdict {
+    let edition = judging.edition;
+    tags::check(game, findings);
+    let recorded = recorded_result(game);
+    let played = match setup::start(game, findings) {
+        Ok(start) => Some(play(game, edition, start, history)),
+        Err(why) => {
+            // Another variant's movetext has its own notation: not judged.
+            if why == setup::NotReplayed::Fen {
+                moves::check_tokens(game, None, findings);
+            }
+            None
+        }
     };
+    if let Some(p) = &played {
+        moves::check_replay(game, &p.replayed, findings);
+        moves::check_tokens(game, Some(&p.replayed), findings);
+        moves::check_numbers(game, &p.start, findings);
+        if !judging.skip_variations
+            && let Some(at) = game.lexed.variations
+        {
+            let issues = variations::walk(game.bytes, at, &p.start, &game.lexed.sans);
+            moves::check_variations(game, &issues, findings);
+        }
+        draws::check(game, &p.replayed, history, findings);
+    }
+    // A game judged on the board: replayed to its end, or ended by itself.
+    let judged = played.as_ref().filter(|p| !p.stopped);
     let facts = Facts {
-        board_end: decided.as_ref().map_or(BoardEnd::Open, |d| d.end),
-        result: recorded_result(game),
-        start_turn: start.turn(),
-        claimable,
+        board_end: match (&played, judged) {
+            (None, _) => BoardEnd::NotReplayed,
+            (Some(_), None) => BoardEnd::IllegalMove,
+            (_, Some(p)) => p.decided.as_ref().map_or(BoardEnd::Open, |d| d.end),
+        },
+        result: recorded,
+        start_turn: played.as_ref().map_or(Color::White, |p| p.start.turn()),
+        claimable: judged.and_then(|p| claimable(history, p.replayed.plies)),
     };
     let how_ended = ending::how_ended(game, &facts);
-    let mut decided = decided;
+    let mut decided = judged.and_then(|p| p.decided.clone());
     let mut expected = decided.as_ref().map(|d| d.expected);
-    if decided.is_none()
-        && let Some(Some(KnownOutcome::Decisive { winner })) = facts.result
+    if let Some(p) = judged
+        && decided.is_none()
+        && let Some(Some(KnownOutcome::Decisive { winner })) = recorded
     {
-        match wins::unearned(game, &replayed.end, winner, how_ended, judging, findings) {
+        match wins::unearned(game, &p.replayed.end, winner, how_ended, judging, findings) {
             wins::Unearned::No => {}
             wins::Unearned::Yes => expected = Some(KnownOutcome::Draw),
             wins::Unearned::Dead => {
@@ -152,8 +174,8 @@ pub fn audit(
                     end: BoardEnd::DeadPosition,
                     expected: KnownOutcome::Draw,
                     rule: Article::DeadPosition,
-                    fen: replay::fen(&replayed.end),
-                    turn: replayed.end.turn(),
+                    fen: replay::fen(&p.replayed.end),
+                    turn: p.replayed.end.turn(),
                 });
                 expected = Some(KnownOutcome::Draw);
             }
@@ -161,8 +183,11 @@ pub fn audit(
     }
     result::check(game, decided.as_ref(), findings);
     Verdict {
-        plies: replayed.plies,
-        board_end: decided.as_ref().map_or(BoardEnd::Open, |d| d.end),
+        plies: played.as_ref().map_or(0, |p| p.replayed.plies),
+        board_end: match &decided {
+            Some(d) => d.end,
+            None => facts.board_end,
+        },
         expected,
         how_ended,
     }
