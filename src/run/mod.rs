@@ -1,7 +1,452 @@
-//! The run: the reader thread, the workers and the ordered writer
-//! (`pipeline`), report files put in place only when the run completes
-//! (`output`), and the progress bar.
+//! The run: opening the outputs, the reader thread, the workers and the
+//! ordered writer (`pipeline`), report files put in place only when the run
+//! completes (`output`), the progress bar, the summary, and the exit
+//! status.
 
 pub mod output;
 pub mod pipeline;
 pub mod progress;
+
+use std::{
+    io,
+    sync::{Arc, atomic::AtomicU64},
+    time::Instant,
+};
+
+use self::{output::Output, pipeline::Checked};
+use crate::{
+    checks,
+    config::Config,
+    read::input::{self, Source},
+    report::Report,
+};
+
+/// How a run ended, as the exit status says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// No finding at or above `--fail-on`, and every input was read.
+    Clean = 0,
+    /// Findings at or above `--fail-on`.
+    Findings = 1,
+    /// An input could not be read, an output could not be written, or the
+    /// command line was wrong.
+    Trouble = 2,
+}
+
+fn is_broken_pipe(err: &csv::Error) -> bool {
+    matches!(err.kind(), csv::ErrorKind::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+/// Audits one input held in memory (compressed or not) with one thread and
+/// returns both reports and the number of games: the whole path a run takes,
+/// for the fuzz target and its regression tests.
+pub fn audit_bytes(
+    data: &[u8],
+    judging: checks::Judging,
+    raw_csv: bool,
+) -> io::Result<(Vec<u8>, Vec<u8>, u64)> {
+    let mut opened = input::decode(Box::new(io::Cursor::new(data.to_vec())))?;
+    let (findings, games) = (SharedBuf::default(), SharedBuf::default());
+    let mut report = Report::new(
+        Box::new(findings.clone()),
+        Some(Box::new(games.clone())),
+        raw_csv,
+        judging.edition,
+    )
+    .map_err(io::Error::other)?;
+    let mut worker = pipeline::Worker::new(judging, true);
+    let mut number = 0;
+    let mut failed = None;
+    pipeline::read_stream(0, &mut *opened.reader, &mut |piece| {
+        worker.check(piece, &mut |checked| {
+            if let Checked::Games { games, .. } = checked {
+                for game in &games {
+                    number += 1;
+                    if let Err(err) = report.write_game("-", number, game) {
+                        failed = Some(err);
+                        return false;
+                    }
+                }
+            }
+            true
+        })
+    });
+    if let Some(err) = failed {
+        return Err(io::Error::other(err));
+    }
+    report.finish()?;
+    drop(report);
+    Ok((findings.take(), games.take(), number))
+}
+
+/// A writer that a report owns while its creator reads what was written.
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl SharedBuf {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+impl io::Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Standard output closed before the end (`pgn-arbiter ... | head`): a
+/// quiet success, unless a report file was being written, which is then
+/// incomplete and so is not put in place.
+fn stdout_closed(to_file: bool) -> Status {
+    if to_file {
+        eprintln!(
+            "pgn-arbiter: standard output was closed before the run ended; the report file was not written"
+        );
+        Status::Trouble
+    } else {
+        Status::Clean
+    }
+}
+
+/// Writes the JSON summary and puts it in place: whole, also when the run
+/// is not complete (it says so itself).
+fn write_summary(out: output::Opened, json: &str) -> io::Result<()> {
+    let (mut writer, file) = out.into_parts();
+    writer.write_all(json.as_bytes())?;
+    writer.flush()?;
+    drop(writer);
+    let mut commit = output::Commit::default();
+    commit.add(file);
+    commit.commit()
+}
+
+/// The outputs of a run, open: both reports (written as the run goes) and
+/// the JSON summary (written at the end), and the report files to put in
+/// place when the run completes.
+struct Outputs {
+    report: Report,
+    commit: output::Commit,
+    summary: Option<output::Opened>,
+    /// Whether any output is a file (standard output closing early then
+    /// matters).
+    to_file: bool,
+}
+
+impl Outputs {
+    /// Opens every output, or says why not (and returns the exit status).
+    fn open(config: &Config) -> Result<Outputs, Status> {
+        let open = |out: &Output| {
+            output::Opened::open(out).map_err(|err| {
+                eprintln!("pgn-arbiter: cannot write {}: {err}", out.name());
+                Status::Trouble
+            })
+        };
+        let findings = open(&config.findings)?;
+        let games = config.games.as_ref().map(open).transpose()?;
+        let summary = config.summary.as_ref().map(open).transpose()?;
+        let to_file = findings.is_file()
+            || games.as_ref().is_some_and(output::Opened::is_file)
+            || summary.as_ref().is_some_and(output::Opened::is_file);
+        if to_file {
+            output::clean_up_on_signals();
+        }
+        let (findings, findings_file) = findings.into_parts();
+        let (games, games_file) = match games.map(output::Opened::into_parts) {
+            Some((writer, file)) => (Some(writer), file),
+            None => (None, None),
+        };
+        let mut commit = output::Commit::default();
+        commit.add(findings_file);
+        commit.add(games_file);
+        let mut report = match Report::new(findings, games, config.raw_csv, config.edition) {
+            Ok(report) => report,
+            Err(err) if is_broken_pipe(&err) => return Err(stdout_closed(to_file)),
+            Err(err) => {
+                eprintln!("pgn-arbiter: cannot write the report: {err}");
+                return Err(Status::Trouble);
+            }
+        };
+        report.select(config.selection.clone());
+        Ok(Outputs {
+            report,
+            commit,
+            summary,
+            to_file,
+        })
+    }
+}
+
+/// Takes what the pipeline gives, in input order: writes each game's rows,
+/// counts per input, and tells of inputs that failed or held no game.
+struct Sink<'a> {
+    config: &'a Config,
+    report: &'a mut Report,
+    bar: &'a indicatif::ProgressBar,
+    /// Raw bytes read so far, for the bar.
+    counter: &'a AtomicU64,
+    started: Instant,
+    /// The input being written, and its games so far.
+    current: usize,
+    number: u64,
+    /// Inputs whose counts have begun (all before the current one).
+    begun: usize,
+    /// The last input that failed, and why.
+    failed: Option<(usize, String)>,
+    /// Why the report could not be written.
+    write_error: Option<csv::Error>,
+}
+
+impl Sink<'_> {
+    fn name(&self, input: usize) -> &str {
+        self.config
+            .inputs
+            .get(input)
+            .map_or("", |i| i.name.as_str())
+    }
+
+    /// Every input up to `input` has its counts begun, in order.
+    fn begin(&mut self, input: usize) {
+        while self.begun <= input {
+            let name = self.name(self.begun).to_owned();
+            self.report.summary.begin_input(&name);
+            self.begun += 1;
+        }
+    }
+
+    /// One piece of the pipeline's output; false stops the run.
+    fn take(&mut self, checked: Checked) -> bool {
+        match checked {
+            Checked::Games { input, games } => {
+                self.begin(input);
+                if input != self.current {
+                    self.current = input;
+                    self.number = 0;
+                }
+                if games.is_empty() {
+                    return true;
+                }
+                let name = self.name(input).to_owned();
+                for game in &games {
+                    self.number += 1;
+                    if let Err(err) = self.report.write_game(&name, self.number, game) {
+                        self.write_error = Some(err);
+                        return false;
+                    }
+                }
+                self.bar
+                    .set_position(self.counter.load(std::sync::atomic::Ordering::Relaxed));
+                let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+                let games = self.report.summary.games;
+                self.bar
+                    .set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
+            }
+            Checked::Problem { input, message } => {
+                self.begin(input);
+                let name = self.name(input);
+                self.bar
+                    .suspend(|| eprintln!("pgn-arbiter: {name}: {message}"));
+                self.report.summary.problems += 1;
+                self.failed = Some((input, message));
+            }
+            Checked::InputDone(input) => {
+                self.begin(input);
+                let problem = match self.failed.take() {
+                    Some((failed, why)) if failed == input => Some(why),
+                    other => {
+                        self.failed = other;
+                        None
+                    }
+                };
+                let failed = problem.is_some();
+                self.report.summary.end_input(problem);
+                if self.current != input && !failed {
+                    let name = self.name(input);
+                    self.bar
+                        .suspend(|| eprintln!("pgn-arbiter: {name}: no game found in it"));
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Runs the audit described by `config`.
+pub fn run(config: &Config) -> Status {
+    let started = Instant::now();
+    let mut outputs = match Outputs::open(config) {
+        Ok(outputs) => outputs,
+        Err(status) => return status,
+    };
+    let total = config
+        .inputs
+        .iter()
+        .map(|i| match i.source {
+            Source::Stdin => None,
+            _ => Some(input::size(&i.source).unwrap_or(0)),
+        })
+        .sum::<Option<u64>>();
+    let rows_on_stdout =
+        config.findings == Output::Stdout || config.games.as_ref() == Some(&Output::Stdout);
+    let bar = progress::bar(total, config.quiet, rows_on_stdout);
+    let counter = Arc::new(AtomicU64::new(0));
+    let mut sink = Sink {
+        config,
+        report: &mut outputs.report,
+        bar: &bar,
+        counter: &counter,
+        started,
+        current: usize::MAX,
+        number: 0,
+        begun: 0,
+        failed: None,
+        write_error: None,
+    };
+    let judging = checks::Judging {
+        edition: config.edition,
+        search: config.search,
+        skip_variations: config.skip_variations,
+    };
+    pipeline::run(
+        &config.inputs,
+        config.jobs,
+        judging,
+        config.games.is_some(),
+        &counter,
+        &mut |checked| sink.take(checked),
+    );
+    let write_error = sink.write_error.take();
+    bar.finish_and_clear();
+    finish(config, outputs, write_error, started)
+}
+
+/// Ends a run: the JSON summary, the report files put in place (or kept as
+/// NAME.partial), the summary for people, and the exit status.
+fn finish(
+    config: &Config,
+    outputs: Outputs,
+    write_error: Option<csv::Error>,
+    started: Instant,
+) -> Status {
+    let Outputs {
+        mut report,
+        commit,
+        summary: summary_out,
+        to_file,
+    } = outputs;
+    let finished = report.finish();
+    let cut_short = match (write_error, finished) {
+        (Some(err), _) if is_broken_pipe(&err) => Some(stdout_closed(to_file)),
+        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => Some(stdout_closed(to_file)),
+        (Some(err), _) => {
+            eprintln!("pgn-arbiter: cannot write the report: {err}");
+            Some(Status::Trouble)
+        }
+        (None, Err(err)) => {
+            eprintln!("pgn-arbiter: cannot write the report: {err}");
+            Some(Status::Trouble)
+        }
+        (None, Ok(())) => None,
+    };
+    let summary = &report.summary;
+    let complete = cut_short.is_none() && summary.problems == 0;
+    if let Some(out) = summary_out {
+        let json = summary.json(
+            started.elapsed(),
+            complete,
+            config.edition.name(),
+            config.options.clone(),
+        );
+        if let Err(err) = write_summary(out, &json) {
+            eprintln!("pgn-arbiter: cannot write the summary: {err}");
+            return Status::Trouble;
+        }
+    }
+    if let Some(status) = cut_short {
+        return status;
+    }
+    // A report is put in place only when every input was read and a game
+    // was; after an input problem it is kept beside the target as
+    // NAME.partial, which cannot be taken for a complete report.
+    let committed = if summary.games == 0 {
+        Ok(Vec::new())
+    } else if summary.problems > 0 {
+        commit.commit_partial()
+    } else {
+        commit.commit().map(|()| Vec::new())
+    };
+    match committed {
+        Ok(partial) => {
+            for path in partial {
+                eprintln!(
+                    "pgn-arbiter: an input could not be read, so the report is left as {} (the previous report, if any, is unchanged)",
+                    path.display()
+                );
+            }
+        }
+        Err(err) => {
+            eprintln!("pgn-arbiter: cannot write the report {err}");
+            return Status::Trouble;
+        }
+    }
+    if !config.quiet {
+        eprint!(
+            "{}",
+            summary.render(started.elapsed(), config.edition.name())
+        );
+    }
+    if summary.games == 0 {
+        // A guard that checked nothing must not pass.
+        eprintln!("pgn-arbiter: no game was read from the input(s); nothing was checked");
+        Status::Trouble
+    } else if summary.problems > 0 {
+        Status::Trouble
+    } else if config.fail_on.is_some_and(|s| summary.at_least(s) > 0) {
+        Status::Findings
+    } else {
+        Status::Clean
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{board::rules, report};
+
+    /// What the fuzz target asserts of every input: strict CSV, one games
+    /// row per game, safe cells.
+    pub fn assert_sound(data: &[u8]) {
+        for edition in [rules::Edition::Fide2023, rules::Edition::Fide1994] {
+            let judging = checks::Judging {
+                edition,
+                ..checks::Judging::default()
+            };
+            let Ok((findings, games, count)) = audit_bytes(data, judging, false) else {
+                return;
+            };
+            report::read_back(&findings).unwrap();
+            let games = report::read_back(&games).unwrap();
+            assert_eq!(games.len() as u64, count, "one games row per game");
+        }
+    }
+
+    /// Inputs the fuzz target once found wrong, kept so they stay right.
+    #[test]
+    fn fuzz_regressions_stay_sound() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz");
+        let mut count = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            assert_sound(&std::fs::read(&path).unwrap());
+            count += 1;
+        }
+        assert!(count > 0, "no regression inputs in {}", dir.display());
+    }
+}
