@@ -104,12 +104,11 @@ impl Config {
             "raw_csv": cli.raw_csv,
             "jobs": jobs,
         });
+        let usage = |e: crate::selection::SelectionError| UsageError(e.to_string());
         let mut selection =
-            Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(UsageError)?;
+            Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(usage)?;
         if let Some(path) = &cli.baseline {
-            selection = selection
-                .with_baseline(path)
-                .map_err(|e| UsageError(format!("--baseline {e}")))?;
+            selection = selection.with_baseline(path).map_err(usage)?;
         }
         let (inputs, notes) = input::expand(&paths);
         for note in notes {
@@ -121,7 +120,7 @@ impl Config {
         let mut outputs = vec![("--findings", &findings)];
         outputs.extend(games.as_ref().map(|g| ("--games", g)));
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
-        output::check(&inputs, &outputs).map_err(UsageError)?;
+        output::check(&inputs, &outputs).map_err(|e| UsageError(e.to_string()))?;
         Ok(Config {
             inputs,
             findings,

@@ -20,6 +20,30 @@ use crate::{
     report::cell::cell,
 };
 
+/// Why `--select`, `--ignore` or `--baseline` cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SelectionError {
+    /// An item that is no code, severity or start of a code, and the code
+    /// nearest to it.
+    UnknownItem(String, &'static str),
+    /// The baseline cannot be read as a findings report: its path and why.
+    Baseline(String, String),
+}
+
+impl std::fmt::Display for SelectionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SelectionError::UnknownItem(item, nearest) => write!(
+                f,
+                "'{item}' is no finding code, severity (error, warning, info) or start of a code; did you mean '{nearest}'?"
+            ),
+            SelectionError::Baseline(path, why) => write!(f, "--baseline {path}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for SelectionError {}
+
 /// One item of `--select` or `--ignore`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Item {
@@ -29,7 +53,7 @@ enum Item {
 }
 
 impl Item {
-    fn parse(text: &str) -> Result<Item, String> {
+    fn parse(text: &str) -> Result<Item, SelectionError> {
         let text = text.trim();
         if let Some(kind) = Kind::ALL.iter().find(|k| k.code() == text) {
             return Ok(Item::Code(*kind));
@@ -47,9 +71,7 @@ impl Item {
             .map(|k| k.code())
             .min_by_key(|code| strsim::levenshtein(code, text))
             .unwrap_or_default();
-        Err(format!(
-            "'{text}' is no finding code, severity (error, warning, info) or start of a code; did you mean '{nearest}'?"
-        ))
+        Err(SelectionError::UnknownItem(text.to_owned(), nearest))
     }
 
     fn matches(&self, kind: Kind) -> bool {
@@ -76,8 +98,8 @@ pub struct Selection {
 
 impl Selection {
     /// Reads `--select` and `--ignore` (comma-separated lists).
-    pub fn new(select: Option<&str>, ignore: Option<&str>) -> Result<Selection, String> {
-        let list = |text: &str| -> Result<Vec<Item>, String> {
+    pub fn new(select: Option<&str>, ignore: Option<&str>) -> Result<Selection, SelectionError> {
+        let list = |text: &str| -> Result<Vec<Item>, SelectionError> {
             text.split(',')
                 .filter(|t| !t.trim().is_empty())
                 .map(Item::parse)
@@ -104,18 +126,17 @@ impl Selection {
 
     /// Reads a findings report of an earlier run as the baseline. Memory:
     /// 8 bytes of hash and a count per distinct row.
-    pub fn with_baseline(mut self, path: &Path) -> Result<Selection, String> {
-        let name = path.display();
-        let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{name}: {e}"))?;
-        let headers = reader
-            .headers()
-            .map_err(|e| format!("{name}: {e}"))?
-            .clone();
+    pub fn with_baseline(mut self, path: &Path) -> Result<Selection, SelectionError> {
+        let name = path.display().to_string();
+        let fail = |why: String| SelectionError::Baseline(name.clone(), why);
+        let mut reader = csv::Reader::from_path(path).map_err(|e| fail(e.to_string()))?;
+        let headers = reader.headers().map_err(|e| fail(e.to_string()))?.clone();
         let column = |want: &str| {
-            headers
-                .iter()
-                .position(|h| h == want)
-                .ok_or_else(|| format!("{name} is no findings report: it has no '{want}' column"))
+            headers.iter().position(|h| h == want).ok_or_else(|| {
+                fail(format!(
+                    "it is no findings report: it has no '{want}' column"
+                ))
+            })
         };
         let columns = [
             column("file")?,
@@ -126,14 +147,14 @@ impl Selection {
         ];
         let mut counts: HashMap<u64, u32> = HashMap::new();
         for record in reader.records() {
-            let record = record.map_err(|e| format!("{name}: {e}"))?;
+            let record = record.map_err(|e| fail(e.to_string()))?;
             let field = |i: usize| record.get(columns[i]).unwrap_or_default();
             let game: u64 = field(1).parse().map_err(|_| {
                 let line = record.position().map_or(0, |p| p.line());
-                format!(
-                    "{name}, line {line}: the game '{}' is not a number",
+                fail(format!(
+                    "line {line}: the game '{}' is not a number",
                     field(1)
-                )
+                ))
             })?;
             let key = key(field(0), game, field(2), field(3), field(4));
             *counts.entry(key).or_default() += 1;
@@ -214,9 +235,12 @@ mod tests {
     #[test]
     fn an_unknown_item_names_the_nearest_code() {
         let err = Selection::new(Some("ilegal-move"), None).unwrap_err();
-        assert!(err.contains("'illegal-move'"), "{err}");
+        assert_eq!(
+            err,
+            SelectionError::UnknownItem("ilegal-move".into(), "illegal-move")
+        );
         let err = Selection::new(None, Some("errors")).unwrap_err();
-        assert!(err.contains("did you mean"), "{err}");
+        assert!(err.to_string().contains("did you mean"), "{err}");
     }
 
     #[test]
@@ -244,6 +268,6 @@ mod tests {
             .unwrap()
             .with_baseline(&path)
             .unwrap_err();
-        assert!(err.contains("no 'code' column"), "{err}");
+        assert!(err.to_string().contains("no 'code' column"), "{err}");
     }
 }

@@ -6,7 +6,7 @@
 //! played in the position before that move. A variation inside a variation
 //! replaces the move of the enclosing line that it follows. The lexer skips
 //! variations as pgn-reader does and notes where they are
-//! (`lexer::Variations`); `walk` reads those bytes again, following the
+//! (`read::lexer::Variations`); `walk` reads those bytes again, following the
 //! mainline to each branch point.
 //!
 //! Inside a variation a token is read as in the mainline: SAN, else a plain

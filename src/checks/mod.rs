@@ -470,7 +470,7 @@ mod tests {
         assert!(kinds(&latin1, Edition::Fide2023).contains(&Kind::Encoding));
         seen.push(Kind::Encoding);
         // Decided by the reader, not by `audit`: a game is too large before
-        // it is read (`pipeline::tests::a_game_too_large_is_one_row`).
+        // it is read (`run::pipeline::tests::a_game_too_large_is_one_row`).
         seen.push(Kind::GameTooLarge);
         for kind in Kind::ALL {
             assert!(seen.contains(kind), "no case for {kind}");

@@ -46,7 +46,7 @@ pub struct SanToken {
     /// End of the token (exclusive).
     pub end: usize,
     /// How the token departs from standard SAN, when the lexer read it by
-    /// a plain reading (`lenient::read_token`).
+    /// a plain reading (`board::lenient::read_token`).
     pub form: Option<Form>,
     /// Whether `e.p.` follows it.
     pub ep_mark: bool,
@@ -854,7 +854,7 @@ impl Lexed {
     }
 
     /// A token pgn-reader skips: read as it plainly means when it has a
-    /// plain reading (`lenient::read_token`), else the first unreadable
+    /// plain reading (`board::lenient::read_token`), else the first unreadable
     /// token. Either way the cursor moves past it.
     #[cold]
     fn lenient_or_unreadable(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize, end: usize) {

@@ -38,7 +38,7 @@ impl Visitor for SkipGames {
 /// only one game (or none) starts in it. Everything before that offset is
 /// whole games, exactly as pgn-reader would read them from the full input.
 /// A game that starts with a tag is preferred, so that movetext continued
-/// after a blank line stays with its game (see `pipeline::Worker`).
+/// after a blank line stays with its game (see `run::pipeline::Worker`).
 pub fn last_game_start(chunk: &[u8]) -> usize {
     let mut reader = Reader::new(Cursor::new(chunk));
     let mut last: Option<usize> = None;

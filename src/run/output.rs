@@ -99,22 +99,17 @@ fn is_char_device(_path: &Path) -> bool {
 
 /// Refuses reports that would destroy an input or each other. Called before
 /// any output is opened.
-pub fn check(inputs: &[Input], outputs: &[(&str, &Output)]) -> Result<(), String> {
+pub fn check(inputs: &[Input], outputs: &[(&'static str, &Output)]) -> Result<(), Refused> {
     for (i, &(flag_a, a)) in outputs.iter().enumerate() {
         for &(flag_b, b) in &outputs[i + 1..] {
             if let (Output::File(a), Output::File(b)) = (a, b)
                 && same_file(a, b)
                 && !is_char_device(a)
             {
-                return Err(format!(
-                    "{flag_a} and {flag_b} both name {}: give each its own file",
-                    a.display()
-                ));
+                return Err(Refused::SameFile(flag_a, flag_b, a.clone()));
             }
             if *a == Output::Stdout && *b == Output::Stdout {
-                return Err(format!(
-                    "{flag_a} and {flag_b} cannot both go to standard output: give one a file"
-                ));
+                return Err(Refused::BothStdout(flag_a, flag_b));
             }
         }
     }
@@ -128,14 +123,11 @@ pub fn check(inputs: &[Input], outputs: &[(&str, &Output)]) -> Result<(), String
             continue;
         };
         if input::is_pgn_name(path) {
-            return Err(format!(
-                "{flag} {} names a PGN file; reports are CSV and the summary JSON, so choose a name such as report.csv (nothing was written)",
-                path.display()
-            ));
+            return Err(Refused::PgnName(flag, path.clone()));
         }
         let target = fs::metadata(path).ok();
         if target.as_ref().is_some_and(|m| m.is_dir()) {
-            return Err(format!("{flag} {} is a directory", path.display()));
+            return Err(Refused::Directory(flag, path.clone()));
         }
         let target = target.as_ref().and_then(identity);
         for input in inputs {
@@ -145,16 +137,57 @@ pub fn check(inputs: &[Input], outputs: &[(&str, &Output)]) -> Result<(), String
                 Source::Unlistable(_) => false,
             };
             if clash {
-                return Err(format!(
-                    "{flag} {} is an input ({}); a report is never written over an input (nothing was written)",
-                    path.display(),
-                    input.name
-                ));
+                return Err(Refused::Input(flag, path.clone(), input.name.clone()));
             }
         }
     }
     Ok(())
 }
+
+/// Why an output path is refused before anything is opened (the flag is
+/// named in each).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refused {
+    /// Two outputs name one file.
+    SameFile(&'static str, &'static str, PathBuf),
+    /// Two outputs go to standard output.
+    BothStdout(&'static str, &'static str),
+    /// An output has a PGN name.
+    PgnName(&'static str, PathBuf),
+    /// An output is a directory.
+    Directory(&'static str, PathBuf),
+    /// An output is an input (its name given).
+    Input(&'static str, PathBuf, String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::SameFile(a, b, path) => write!(
+                f,
+                "{a} and {b} both name {}: give each its own file",
+                path.display()
+            ),
+            Refused::BothStdout(a, b) => write!(
+                f,
+                "{a} and {b} cannot both go to standard output: give one a file"
+            ),
+            Refused::PgnName(flag, path) => write!(
+                f,
+                "{flag} {} names a PGN file; reports are CSV and the summary JSON, so choose a name such as report.csv (nothing was written)",
+                path.display()
+            ),
+            Refused::Directory(flag, path) => write!(f, "{flag} {} is a directory", path.display()),
+            Refused::Input(flag, path, input) => write!(
+                f,
+                "{flag} {} is an input ({input}); a report is never written over an input (nothing was written)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refused {}
 
 /// Temporary report files not yet renamed into place: removed if the run is
 /// interrupted.
@@ -403,7 +436,7 @@ mod tests {
             ],
         )
         .unwrap_err();
-        assert!(err.contains("--summary and --games"), "{err}");
+        assert!(err.to_string().contains("--summary and --games"), "{err}");
         // A report never gets a PGN name.
         let named = dir.path().join("new.pgn");
         assert!(one(Output::File(named)).is_err());
