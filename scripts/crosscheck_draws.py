@@ -98,7 +98,9 @@ def claim_index(row):
     return ply - 1 if "by writing down" in row["message"] else ply
 
 
-def main():
+def audit():
+    """pgn-arbiter (built first) on the corpora (the first argument, else
+    ../shared/corpora): its findings rows and its games rows."""
     corpora = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "corpora")
     subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
     binary = os.path.join(ROOT, "target", "release", "pgn-arbiter")
@@ -106,8 +108,19 @@ def main():
         [binary, "-q", "--fail-on", "never", "--games", "/dev/stderr", corpora],
         capture_output=True, text=True, errors="replace", check=True,
     )
-    findings = list(csv.DictReader(io.StringIO(out.stdout)))
-    games_rows = list(csv.DictReader(io.StringIO(out.stderr)))
+    return list(csv.DictReader(io.StringIO(out.stdout))), list(csv.DictReader(io.StringIO(out.stderr)))
+
+
+def conclude(disagreements):
+    """Prints every disagreement and exits 1 if there is any."""
+    for line in disagreements:
+        print("DISAGREE", line)
+    print(f"{len(disagreements)} disagreements")
+    sys.exit(1 if disagreements else 0)
+
+
+def main():
+    findings, games_rows = audit()
     ours = {}
     for row in games_rows:
         ours.setdefault(row["file"], {})[int(row["game"])] = {"plies": int(row["plies"]), "end": row["board_end"]}
@@ -156,10 +169,7 @@ def main():
                 if expect[i] != got[i]:
                     disagreements.append(f"{path} game {number}: {names[i]}: python-chess {expect[i]}, pgn-arbiter {got[i]}")
     print(f"compared {compared} games; skipped {skipped_games} games python-chess or pgn-arbiter could not replay and {skipped_files} files split differently")
-    for line in disagreements:
-        print("DISAGREE", line)
-    print(f"{len(disagreements)} disagreements")
-    sys.exit(1 if disagreements else 0)
+    conclude(disagreements)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ Usage: scripts/crosscheck_variations.py [CORPORA_DIR]   (installs
 python-chess with pip if missing; builds pgn-arbiter with cargo). Prints a
 summary and every disagreement; exits 1 if any is found.
 """
-import csv
 import io
 import multiprocessing
 import os
@@ -40,7 +39,7 @@ except ImportError:
     import chess
     import chess.pgn
 
-from crosscheck_draws import read_text  # noqa: E402
+from crosscheck_draws import audit, conclude, read_text  # noqa: E402
 
 CODES = ("illegal-move-in-variation", "ambiguous-move-in-variation", "malformed-move-in-variation")
 TOKEN = re.compile(r"(?:san|move): '([^']*)'")
@@ -89,18 +88,12 @@ def check_file(path):
 
 
 def main():
-    corpora = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "corpora")
-    subprocess.check_call(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
-    binary = os.path.join(ROOT, "target", "release", "pgn-arbiter")
-    out = subprocess.run(
-        [binary, "-q", "--fail-on", "never", "--games", "/dev/stderr", corpora],
-        capture_output=True, text=True, errors="replace", check=True,
-    )
+    findings, games_rows = audit()
     ours = {}
-    for row in csv.DictReader(io.StringIO(out.stderr)):
+    for row in games_rows:
         ours.setdefault(row["file"], {})[int(row["game"])] = row["board_end"]
     found = {}
-    for row in csv.DictReader(io.StringIO(out.stdout)):
+    for row in findings:
         if row["code"] in CODES:
             found.setdefault((row["file"], int(row["game"])), []).append(row["san"])
 
@@ -139,10 +132,7 @@ def main():
             disagreements.append(f"{path} game {number}: python-chess {their}, pgn-arbiter {mine}")
     print(f"compared {compared} games ({with_findings} with a problem in a variation, {explained} explained); "
           f"skipped {skipped_games} games whose mainline one tool could not replay and {skipped_files} files split differently")
-    for line in disagreements:
-        print("DISAGREE", line)
-    print(f"{len(disagreements)} disagreements")
-    sys.exit(1 if disagreements else 0)
+    conclude(disagreements)
 
 
 if __name__ == "__main__":

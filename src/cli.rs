@@ -88,6 +88,11 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = WinnabilitySearch::Fast, value_name = "SEARCH")]
     pub winnability: WinnabilitySearch,
 
+    /// Also report roster tags whose value is not known (`?`,
+    /// `????.??.??`) as `unknown-tag-value` (info).
+    #[arg(long)]
+    pub strict_tags: bool,
+
     /// Do not replay variations. By default every variation (nested ones
     /// too) is replayed from the move it replaces, and a move in it that
     /// cannot be played or read is a warning (`illegal-move-in-variation`

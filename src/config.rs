@@ -35,6 +35,8 @@ pub struct Config {
     pub search: Search,
     /// Variations are not replayed.
     pub skip_variations: bool,
+    /// `--strict-tags`.
+    pub strict_tags: bool,
     /// Worker threads.
     pub jobs: usize,
     /// Progress bar and summary on stderr.
@@ -101,6 +103,7 @@ impl Config {
             "fail_on": format!("{:?}", cli.fail_on).to_lowercase(),
             "winnability": format!("{:?}", cli.winnability).to_lowercase(),
             "no_variations": cli.no_variations,
+            "strict_tags": cli.strict_tags,
             "raw_csv": cli.raw_csv,
             "jobs": jobs,
         });
@@ -138,6 +141,7 @@ impl Config {
                 WinnabilitySearch::All => Search::All,
             },
             skip_variations: cli.no_variations,
+            strict_tags: cli.strict_tags,
             jobs,
             quiet: cli.quiet,
             raw_csv: cli.raw_csv,

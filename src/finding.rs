@@ -146,6 +146,24 @@ kinds! {
     /// A lone king recorded as winning a game that did not end on the board
     /// (a forfeit, or no recorded cause), under Laws where that can stand.
     BareKingForfeitWin => "bare-king-forfeit-win", Warning, Law(Article::LoneKingForfeit);
+    /// A tag of the Seven Tag Roster other than Result is missing.
+    MissingTag => "missing-tag", Warning, Pgn("PGN 8.1.1");
+    /// A roster tag whose value is not known (`?`); only with `--strict-tags`.
+    UnknownTagValue => "unknown-tag-value", Info, Pgn("PGN 8.1.1");
+    /// Date or EventDate that is not `YYYY.MM.DD`, not a possible date, or after the run's day.
+    InvalidDate => "invalid-date", Warning, Pgn("PGN 8.1.1.3");
+    /// The PlyCount tag differs from the plies recorded.
+    PlyCountMismatch => "plycount-mismatch", Warning, Pgn("PGN 9.9.3");
+    /// The same tag twice with different values.
+    DuplicateTag => "duplicate-tag", Warning, Pgn("PGN 8.1");
+    /// WhiteElo or BlackElo that is not a rating.
+    InvalidElo => "invalid-elo", Warning, Pgn("PGN 9.1.2");
+    /// WhiteFideId or BlackFideId that is not digits.
+    InvalidFideId => "invalid-fide-id", Warning, Pgn("PGN 9.1");
+    /// A TimeControl not written as PGN 9.6.1 writes it.
+    InvalidTimeControl => "invalid-time-control", Warning, Pgn("PGN 9.6.1");
+    /// A FEN tag without `[SetUp "1"]`.
+    FenWithoutSetup => "fen-without-setup", Warning, Pgn("PGN 9.7.1");
 }
 
 impl fmt::Display for Kind {
@@ -319,6 +337,15 @@ mod tests {
                 "ambiguous-move-in-variation",
                 "malformed-move-in-variation",
                 "bare-king-forfeit-win",
+                "missing-tag",
+                "unknown-tag-value",
+                "invalid-date",
+                "plycount-mismatch",
+                "duplicate-tag",
+                "invalid-elo",
+                "invalid-fide-id",
+                "invalid-time-control",
+                "fen-without-setup",
             ]
         );
     }

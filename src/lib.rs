@@ -33,6 +33,9 @@
 //!
 //! - `src/checks/tags.rs`: `malformed-tag`, `encoding`, `invalid-result`,
 //!   `non-standard-tag`
+//! - `src/checks/header.rs`: `missing-tag`, `unknown-tag-value`,
+//!   `invalid-date`, `plycount-mismatch`, `duplicate-tag`, `invalid-elo`,
+//!   `invalid-fide-id`, `invalid-time-control`, `fen-without-setup`
 //! - `src/checks/setup.rs`: `invalid-fen`, `unsupported-variant`
 //! - `src/checks/moves.rs`: `illegal-move`, `ambiguous-move`,
 //!   `malformed-move`, `wrong-check-suffix`, `unterminated-comment`,

@@ -4,6 +4,7 @@
 
 pub mod draws;
 pub mod ending;
+pub mod header;
 mod moves;
 mod result;
 mod setup;
@@ -124,6 +125,7 @@ pub fn audit(
 ) -> Verdict {
     let edition = judging.edition;
     tags::check(game, findings);
+    header::check(game, judging.header, findings);
     let recorded = recorded_result(game);
     let played = match setup::start(game, findings) {
         Ok(start) => Some(play(game, edition, start, history)),
@@ -258,6 +260,10 @@ mod tests {
             edition,
             search: Search::Fast,
             skip_variations: false,
+            header: header::HeaderRules {
+                today: 20261130,
+                strict: true,
+            },
         };
         audit(&game, judging, &mut History::default(), &mut findings);
         findings
@@ -365,6 +371,39 @@ mod tests {
             (
                 format!("{TAGS}\n1. e4 (1. d4 Zz9) 1-0"),
                 Kind::MalformedMoveInVariation,
+            ),
+            ("[Result \"1-0\"]\n\n1. e4 1-0".to_owned(), Kind::MissingTag),
+            (
+                format!("[Site \"?\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::UnknownTagValue,
+            ),
+            (
+                format!("[Date \"2024.13.01\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::InvalidDate,
+            ),
+            (
+                format!("[PlyCount \"3\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::PlyCountMismatch,
+            ),
+            (
+                format!("[White \"A\"]\n[White \"B\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::DuplicateTag,
+            ),
+            (
+                format!("[WhiteElo \"99\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::InvalidElo,
+            ),
+            (
+                format!("[BlackFideId \"12a\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::InvalidFideId,
+            ),
+            (
+                format!("[TimeControl \"90 min\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::InvalidTimeControl,
+            ),
+            (
+                format!("{TAGS}[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. Kf1 1-0"),
+                Kind::FenWithoutSetup,
             ),
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (

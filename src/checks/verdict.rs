@@ -4,6 +4,7 @@
 
 use shakmaty::{Color, KnownOutcome};
 
+use super::header::HeaderRules;
 use crate::board::{
     rules::{Article, Edition},
     winnable::Search,
@@ -84,6 +85,8 @@ pub struct Judging {
     pub search: Search,
     /// Leave variations unread (`--no-variations`).
     pub skip_variations: bool,
+    /// How the tag section is judged (the run's day, `--strict-tags`).
+    pub header: HeaderRules,
 }
 
 /// A result as PGN writes it.

@@ -313,6 +313,10 @@ pub fn run(config: &Config) -> Status {
         edition: config.edition,
         search: config.search,
         skip_variations: config.skip_variations,
+        header: checks::header::HeaderRules {
+            today: checks::header::today(),
+            strict: config.strict_tags,
+        },
     };
     pipeline::run(
         &config.inputs,

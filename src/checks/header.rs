@@ -1,0 +1,382 @@
+//! What a rating officer checks in a tag section beyond its syntax: the
+//! Seven Tag Roster all there (PGN 8.1.1), dates that are dates (8.1.1.3,
+//! 9.2.1), ratings and FIDE IDs that are numbers (9.1.2), a TimeControl as
+//! 9.6.1 writes it, a FEN with its SetUp (9.7.1), a PlyCount that counts the
+//! plies recorded (9.9.3), and no tag given twice with two values.
+
+use std::collections::HashMap;
+
+use crate::{
+    finding::{Finding, Kind},
+    read::game::{RawGame, excerpt},
+};
+
+/// How the tag section is judged.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HeaderRules {
+    /// The run's day as `YYYYMMDD`: a later date is reported. 0: never.
+    pub today: u32,
+    /// `--strict-tags`: report `?` and `????.??.??` in the roster as
+    /// unknown values.
+    pub strict: bool,
+}
+
+/// The roster's tags other than Result (`missing-result` reports that one).
+const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+
+pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
+    roster(game, rules, findings);
+    twice(game, findings);
+    for name in ["Date", "EventDate"] {
+        if let Some((index, value)) = game.tags.find(name)
+            && let Err(why) = date(value, rules.today)
+        {
+            findings.push(Finding::new(
+                Kind::InvalidDate,
+                game.tag_line(index),
+                format!("{name} '{}' {why}.", excerpt(value, 40)),
+            ));
+        }
+    }
+    for name in ["WhiteElo", "BlackElo"] {
+        if let Some((index, value)) = game.tags.find(name)
+            && !is_rating(value)
+        {
+            findings.push(Finding::new(
+                Kind::InvalidElo,
+                game.tag_line(index),
+                format!(
+                    "{name} '{}' is not a rating: a whole number, 0 or from 100 to 3500 (or ?, - or empty when unknown).",
+                    excerpt(value, 40)
+                ),
+            ));
+        }
+    }
+    for name in ["WhiteFideId", "BlackFideId"] {
+        if let Some((index, value)) = game.tags.find(name)
+            && !unknown(value)
+            && !value.iter().all(u8::is_ascii_digit)
+        {
+            findings.push(Finding::new(
+                Kind::InvalidFideId,
+                game.tag_line(index),
+                format!(
+                    "{name} '{}' is not a FIDE ID, which is digits only (or ?, - or empty when unknown).",
+                    excerpt(value, 40)
+                ),
+            ));
+        }
+    }
+    if let Some((index, value)) = game.tags.find("TimeControl")
+        && !is_time_control(value)
+    {
+        findings.push(Finding::new(
+            Kind::InvalidTimeControl,
+            game.tag_line(index),
+            format!(
+                "TimeControl '{}' is not written as PGN 9.6.1 writes it: periods separated by ':', each moves/seconds (40/7200), seconds (3600), seconds+increment (300+2) or *seconds (*180); or ? or -.",
+                excerpt(value, 40)
+            ),
+        ));
+    }
+    if let Some((index, _)) = game.tags.find("FEN")
+        && game.tags.get("SetUp") != Some(b"1")
+    {
+        let setup = match game.tags.get("SetUp") {
+            Some(value) => format!("[SetUp \"{}\"]", excerpt(value, 20)),
+            None => "no SetUp tag".to_owned(),
+        };
+        findings.push(Finding::new(
+            Kind::FenWithoutSetup,
+            game.tag_line(index),
+            format!(
+                "The game has a FEN tag but {setup}; PGN marks a game that does not start from the usual position with [SetUp \"1\"]. The FEN is used."
+            ),
+        ));
+    }
+    plies(game, findings);
+}
+
+/// Roster tags that are missing, or (strict) unknown.
+fn roster(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
+    let missing: Vec<&str> = ROSTER
+        .into_iter()
+        .filter(|name| game.tags.get(name).is_none())
+        .collect();
+    if !missing.is_empty() {
+        findings.push(Finding::new(
+            Kind::MissingTag,
+            game.line,
+            format!(
+                "The Seven Tag Roster lacks {} (PGN 8.1.1 requires it in every game; '?' stands for a value not known).",
+                missing.join(", ")
+            ),
+        ));
+    }
+    if rules.strict {
+        let unknown: Vec<&str> = ROSTER
+            .into_iter()
+            .filter(|name| {
+                game.tags
+                    .get(name)
+                    .is_some_and(|v| v.iter().all(|b| matches!(b, b'?' | b'.')) && !v.is_empty())
+            })
+            .collect();
+        if !unknown.is_empty() {
+            let line = game
+                .tags
+                .find(unknown[0])
+                .map_or(game.line, |(i, _)| game.tag_line(i));
+            findings.push(Finding::new(
+                Kind::UnknownTagValue,
+                line,
+                format!("The values of {} are not known ('?').", unknown.join(", ")),
+            ));
+        }
+    }
+}
+
+/// Tags given more than once with different values: one finding per name.
+fn twice(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
+    if game.tags.len() < 2 {
+        return;
+    }
+    let mut first: HashMap<&[u8], (usize, &[u8])> = HashMap::new();
+    let mut reported: Vec<&[u8]> = Vec::new();
+    for (index, name, value) in game.tags.iter() {
+        match first.get(name) {
+            None => {
+                first.insert(name, (index, value));
+            }
+            Some(&(earlier, kept)) if kept != value && !reported.contains(&name) => {
+                reported.push(name);
+                findings.push(Finding::new(
+                    Kind::DuplicateTag,
+                    game.tag_line(index),
+                    format!(
+                        "Tag {} is given twice with different values: '{}' (line {}) and '{}'; the first is used.",
+                        excerpt(name, 30),
+                        excerpt(kept, 40),
+                        game.tag_line(earlier),
+                        excerpt(value, 40)
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// PlyCount against the plies recorded, when the record was read to its end.
+fn plies(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
+    let Some((index, value)) = game.tags.find("PlyCount") else {
+        return;
+    };
+    if game.lexed.stop.is_some() {
+        return;
+    }
+    let recorded = game.lexed.sans.len();
+    let stated = std::str::from_utf8(value)
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    if stated == Some(recorded) {
+        return;
+    }
+    let said = match stated {
+        Some(n) => format!("says {n} plies"),
+        None => format!("'{}' is not a number", excerpt(value, 20)),
+    };
+    findings.push(Finding::new(
+        Kind::PlyCountMismatch,
+        game.tag_line(index),
+        format!("PlyCount {said}, but the game records {recorded}."),
+    ));
+}
+
+/// `?`, `-` or empty: a value not known.
+fn unknown(value: &[u8]) -> bool {
+    matches!(value.trim_ascii(), b"" | b"?" | b"-")
+}
+
+/// A rating: unknown, 0, or 100 to 3500.
+fn is_rating(value: &[u8]) -> bool {
+    if unknown(value) {
+        return true;
+    }
+    let value = value.trim_ascii();
+    value.len() <= 4
+        && value.iter().all(u8::is_ascii_digit)
+        && btoi::btou::<u32>(value).is_ok_and(|n| n == 0 || (100..=3500).contains(&n))
+}
+
+/// PGN 9.6.1: `?`, `-`, or periods separated by `:`, each `moves/seconds`,
+/// `seconds`, `seconds+increment` or `*seconds`.
+fn is_time_control(value: &[u8]) -> bool {
+    if matches!(value, b"?" | b"-") {
+        return true;
+    }
+    let number = |n: &[u8]| !n.is_empty() && n.iter().all(u8::is_ascii_digit);
+    !value.is_empty()
+        && value.split(|&b| b == b':').all(|period| {
+            if let Some(seconds) = period.strip_prefix(b"*") {
+                return number(seconds);
+            }
+            let mut parts = period.splitn(2, |&b| b == b'/' || b == b'+');
+            let first = parts.next().unwrap_or_default();
+            let second = parts.next();
+            number(first) && second.is_none_or(number)
+        })
+}
+
+/// Whether a date is `YYYY.MM.DD` (`??` for unknown parts), possible, and
+/// not after `today` (`YYYYMMDD`, 0: no bound). Else why not.
+fn date(value: &[u8], today: u32) -> Result<(), String> {
+    let form =
+        || "is not of the form YYYY.MM.DD (with ?? for parts not known, PGN 8.1.1.3)".to_owned();
+    let [y0, y1, y2, y3, b'.', m0, m1, b'.', d0, d1] = *value else {
+        return Err(form());
+    };
+    let part = |digits: &[u8]| -> Result<Option<u32>, String> {
+        if digits.iter().all(|&b| b == b'?') {
+            Ok(None)
+        } else if digits.iter().all(u8::is_ascii_digit) {
+            Ok(btoi::btou::<u32>(digits).ok())
+        } else {
+            Err(form())
+        }
+    };
+    let year = part(&[y0, y1, y2, y3])?;
+    let month = part(&[m0, m1])?;
+    let day = part(&[d0, d1])?;
+    if let Some(m) = month
+        && !(1..=12).contains(&m)
+    {
+        return Err(format!("is not a date: there is no month {m}"));
+    }
+    if let Some(d) = day {
+        let last = match (month, year) {
+            (Some(2), Some(y)) if y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) => 29,
+            (Some(2), Some(_)) => 28,
+            (Some(2), None) => 29,
+            (Some(4 | 6 | 9 | 11), _) => 30,
+            _ => 31,
+        };
+        if !(1..=last).contains(&d) {
+            return Err(format!("is not a date: that month has no day {d}"));
+        }
+    }
+    if today > 0
+        && let Some(y) = year
+    {
+        let (ty, tm, td) = (today / 10000, today / 100 % 100, today % 100);
+        debug_assert!(ty > 0 && tm > 0 && td > 0);
+        let later = y > ty
+            || (y == ty && month.is_some_and(|m| m > tm))
+            || (y == ty && month == Some(tm) && day.is_some_and(|d| d > td));
+        if later {
+            // The run's day is not named: a report must not change with it.
+            return Err("is after the day of this run".to_owned());
+        }
+    }
+    Ok(())
+}
+
+/// Today's date (UTC) as `YYYYMMDD`, from the system clock.
+pub fn today() -> u32 {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    // Howard Hinnant's days-to-civil, for the proleptic Gregorian calendar.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    u32::try_from(year * 10_000 + month * 100 + day).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        let today = 20261130;
+        for ok in [
+            "2024.05.17",
+            "????.??.??",
+            "2024.??.??",
+            "2024.02.??",
+            "2024.02.29",
+            "????.02.29",
+            "2026.11.30",
+        ] {
+            assert_eq!(date(ok.as_bytes(), today), Ok(()), "{ok}");
+        }
+        for (bad, why) in [
+            ("2024.13.01", "no month 13"),
+            ("2023.02.29", "no day 29"),
+            ("2024.04.31", "no day 31"),
+            ("2024-05-17", "form"),
+            ("24.05.17", "form"),
+            ("2024.5.17", "form"),
+            ("2026.12.01", "after"),
+            ("2027.??.??", "after"),
+            ("2026.11.31", "no day 31"),
+        ] {
+            let err = date(bad.as_bytes(), today).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
+        assert_eq!(date(b"2999.01.01", 0), Ok(()), "no bound");
+    }
+
+    #[test]
+    fn ratings_and_time_controls() {
+        for (value, ok) in [
+            ("2750", true),
+            ("0", true),
+            ("?", true),
+            ("", true),
+            ("-", true),
+            ("99", false),
+            ("3600", false),
+            ("2750.5", false),
+            ("abc", false),
+        ] {
+            assert_eq!(is_rating(value.as_bytes()), ok, "{value}");
+        }
+        for (value, ok) in [
+            ("40/7200:3600", true),
+            ("300+2", true),
+            ("?", true),
+            ("-", true),
+            ("*180", true),
+            ("180", true),
+            ("40/7200:20/3600:900+30", true),
+            ("90 min", false),
+            ("40/7200+30:1800+30", false),
+            ("", false),
+            ("5+", false),
+        ] {
+            assert_eq!(is_time_control(value.as_bytes()), ok, "{value}");
+        }
+    }
+
+    #[test]
+    fn today_is_a_date() {
+        let t = today();
+        assert!(t > 20240101, "{t}");
+        assert_eq!(
+            date(
+                format!("{:04}.{:02}.{:02}", t / 10000, t / 100 % 100, t % 100).as_bytes(),
+                t
+            ),
+            Ok(())
+        );
+    }
+}
