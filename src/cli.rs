@@ -93,6 +93,13 @@ pub struct Cli {
     #[arg(long)]
     pub strict_tags: bool,
 
+    /// Do not look for copies of a game. By default a game with the same
+    /// players, start and moves as an earlier one of the run (any input)
+    /// is reported as `duplicate-game`, naming the first; this keeps 16
+    /// bytes and a little more per game in memory for the whole run.
+    #[arg(long)]
+    pub no_duplicates: bool,
+
     /// Do not replay variations. By default every variation (nested ones
     /// too) is replayed from the move it replaces, and a move in it that
     /// cannot be played or read is a warning (`illegal-move-in-variation`

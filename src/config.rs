@@ -37,6 +37,8 @@ pub struct Config {
     pub skip_variations: bool,
     /// `--strict-tags`.
     pub strict_tags: bool,
+    /// `--no-duplicates`.
+    pub no_duplicates: bool,
     /// Worker threads.
     pub jobs: usize,
     /// Progress bar and summary on stderr.
@@ -104,6 +106,7 @@ impl Config {
             "winnability": format!("{:?}", cli.winnability).to_lowercase(),
             "no_variations": cli.no_variations,
             "strict_tags": cli.strict_tags,
+            "no_duplicates": cli.no_duplicates,
             "raw_csv": cli.raw_csv,
             "jobs": jobs,
         });
@@ -142,6 +145,7 @@ impl Config {
             },
             skip_variations: cli.no_variations,
             strict_tags: cli.strict_tags,
+            no_duplicates: cli.no_duplicates,
             jobs,
             quiet: cli.quiet,
             raw_csv: cli.raw_csv,

@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::board::rules::{
     Article,
-    Source::{self, Law, Limit, Pgn},
+    Source::{self, Audit, Law, Limit, Pgn},
 };
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
@@ -164,6 +164,8 @@ kinds! {
     InvalidTimeControl => "invalid-time-control", Warning, Pgn("PGN 9.6.1");
     /// A FEN tag without `[SetUp "1"]`.
     FenWithoutSetup => "fen-without-setup", Warning, Pgn("PGN 9.7.1");
+    /// The same game (players, start, moves) as an earlier one of the run.
+    DuplicateGame => "duplicate-game", Warning, Audit;
 }
 
 impl fmt::Display for Kind {
@@ -346,6 +348,7 @@ mod tests {
                 "invalid-fide-id",
                 "invalid-time-control",
                 "fen-without-setup",
+                "duplicate-game",
             ]
         );
     }

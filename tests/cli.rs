@@ -941,7 +941,12 @@ fn line_ends_and_encodings() {
     joined.extend(&sample);
     let (_, findings, games, _) = audit_generated("joined.pgn", &joined, "2");
     assert_eq!(games.len(), 24);
-    assert_eq!(findings.len(), 2 * findings_lf.len());
+    // The second half is a copy of the first: each of its games is also a
+    // duplicate-game.
+    let (copies, rest): (Vec<_>, Vec<_>) =
+        findings.iter().partition(|r| &r[12] == "duplicate-game");
+    assert_eq!(rest.len(), 2 * findings_lf.len());
+    assert_eq!(copies.len(), 12);
     assert_eq!(&games[12][3], &games[0][3]);
 
     let text = String::from_utf8(sample).unwrap();
@@ -1101,4 +1106,31 @@ fn the_json_summary_counts_the_reports_rows() {
     assert_eq!(json["complete"], false);
     assert_eq!(json["inputs"][1]["complete"], false);
     assert!(json["inputs"][1]["problem"].is_string());
+}
+
+/// A game submitted twice, in two files, is reported on its later copy
+/// naming the first; `--no-duplicates` looks for none.
+#[test]
+fn copies_are_found_across_files_and_not_with_no_duplicates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+                [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n";
+    fs::write(tmp.path().join("a.pgn"), game).unwrap();
+    fs::write(tmp.path().join("b.pgn"), game.replace("1-0", "1/2-1/2")).unwrap();
+    let out = run_in(tmp.path(), &["-q", "a.pgn", "b.pgn"]);
+    let rows = strict_rows(&text(&out.stdout));
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!((&rows[0][0], &rows[0][12]), ("b.pgn", "duplicate-game"));
+    assert!(rows[0][14].contains("game 1 of a.pgn"), "{}", &rows[0][14]);
+    assert!(
+        rows[0][14].contains("1-0 there, 1/2-1/2 here"),
+        "{}",
+        &rows[0][14]
+    );
+    let out = run_in(tmp.path(), &["-q", "--no-duplicates", "a.pgn", "b.pgn"]);
+    assert!(strict_rows(&text(&out.stdout)).is_empty());
+    // -j 1 and -j 4 agree.
+    let one = run_in(tmp.path(), &["-q", "-j", "1", "a.pgn", "b.pgn", "a.pgn"]);
+    let four = run_in(tmp.path(), &["-q", "-j", "4", "a.pgn", "b.pgn", "a.pgn"]);
+    assert_eq!(one.stdout, four.stdout);
 }

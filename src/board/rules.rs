@@ -72,6 +72,8 @@ pub enum Source {
     Law(Article),
     /// A limit of this tool.
     Limit,
+    /// A check of the archive as a whole, not a rule of chess or PGN.
+    Audit,
 }
 
 impl From<Article> for Source {
@@ -87,6 +89,7 @@ impl Source {
             Source::Pgn(section) => section,
             Source::Law(article) => edition.cite(article).unwrap_or("not in these Laws"),
             Source::Limit => "pgn-arbiter limit",
+            Source::Audit => "archive audit",
         }
     }
 }

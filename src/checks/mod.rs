@@ -264,6 +264,7 @@ mod tests {
                 today: 20261130,
                 strict: true,
             },
+            duplicates: true,
         };
         audit(&game, judging, &mut History::default(), &mut findings);
         findings
@@ -511,6 +512,9 @@ mod tests {
         // Decided by the reader, not by `audit`: a game is too large before
         // it is read (`run::pipeline::tests::a_game_too_large_is_one_row`).
         seen.push(Kind::GameTooLarge);
+        // Decided by the writer, across games
+        // (`tests/cli.rs`: copies_are_found_across_files_and_not_with_no_duplicates).
+        seen.push(Kind::DuplicateGame);
         for kind in Kind::ALL {
             assert!(seen.contains(kind), "no case for {kind}");
         }

@@ -87,6 +87,9 @@ pub struct Judging {
     pub skip_variations: bool,
     /// How the tag section is judged (the run's day, `--strict-tags`).
     pub header: HeaderRules,
+    /// Fingerprint each game so that the writer finds copies (not with
+    /// `--no-duplicates`).
+    pub duplicates: bool,
 }
 
 /// A result as PGN writes it.

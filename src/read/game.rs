@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use shakmaty::san::San;
+
 use crate::read::{lexer::Lexed, tags::Tags};
 
 /// Decodes a tag value: UTF-8 when it is, else Windows-1252 (what non-UTF-8
@@ -60,11 +62,104 @@ impl RawGame<'_> {
         excerpt(self.bytes.get(start..end).unwrap_or_default(), 60)
     }
 
+    /// A 128-bit fingerprint of the game for finding copies: the players
+    /// (White and Black as written, trimmed), the starting position (the
+    /// FEN tag, if any) and the mainline moves as read. `None` when there
+    /// is no move or neither player is named: nothing tells two such games
+    /// apart.
+    pub fn fingerprint(&self) -> Option<u128> {
+        let player = |name: &str| {
+            self.tags
+                .get(name)
+                .map(<[u8]>::trim_ascii)
+                .filter(|v| !matches!(*v, b"" | b"?" | b"-"))
+        };
+        let (white, black) = (player("White"), player("Black"));
+        if self.lexed.sans.is_empty() || (white.is_none() && black.is_none()) {
+            return None;
+        }
+        let mut fp = Fingerprint::default();
+        fp.bytes(white.unwrap_or_default());
+        fp.bytes(black.unwrap_or_default());
+        fp.bytes(self.tags.get("FEN").unwrap_or_default().trim_ascii());
+        for token in &self.lexed.sans {
+            fp.word(san_code(token.san.san));
+        }
+        Some(fp.finish())
+    }
+
     /// The line starting at a byte offset, without its line break.
     pub fn line_text(&self, start: usize) -> String {
         let rest = self.bytes.get(start..).unwrap_or_default();
         let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         excerpt(&rest[..end], 80)
+    }
+}
+
+/// Two 64-bit multiply-rotate streams: fast enough to run over every move
+/// of every game, and 128 bits wide so that copies found by chance are
+/// vanishingly rare (about n² / 2¹²⁹ for n distinct games).
+#[derive(Debug)]
+struct Fingerprint(u64, u64);
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint(0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344)
+    }
+}
+
+impl Fingerprint {
+    fn word(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+        self.1 = (self.1.rotate_left(31) ^ x).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    }
+
+    /// A byte string, its length first so that fields do not run together.
+    fn bytes(&mut self, bytes: &[u8]) {
+        self.word(bytes.len() as u64);
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.word(u64::from_le_bytes(word));
+        }
+    }
+
+    fn finish(&self) -> u128 {
+        let mix = |mut x: u64| {
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+            x ^= x >> 33;
+            x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+            x ^ (x >> 33)
+        };
+        (u128::from(mix(self.0)) << 64) | u128::from(mix(self.1 ^ self.0.rotate_left(17)))
+    }
+}
+
+/// A move as read, in a word: its kind, piece, squares and promotion (the
+/// check suffix left out).
+fn san_code(san: San) -> u64 {
+    match san {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            1 | (role as u64) << 4
+                | file.map_or(0, |f| u64::from(f) + 1) << 8
+                | rank.map_or(0, |r| u64::from(r) + 1) << 12
+                | u64::from(capture) << 16
+                | (to as u64) << 20
+                | promotion.map_or(0, |p| p as u64) << 28
+        }
+        San::Castle(side) => 2 | (side as u64) << 4,
+        San::Put { role, to } => 3 | (role as u64) << 4 | (to as u64) << 20,
+        San::Null => 4,
     }
 }
 

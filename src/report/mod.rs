@@ -103,6 +103,8 @@ pub struct GameResult {
     pub verdict: Verdict,
     /// Findings in the order of the record.
     pub findings: Vec<Finding>,
+    /// Its fingerprint, when copies are looked for and it can have one.
+    pub fingerprint: Option<u128>,
 }
 
 impl GameResult {
@@ -120,6 +122,7 @@ impl GameResult {
             termination: String::new(),
             verdict,
             findings,
+            fingerprint: None,
         }
     }
 
@@ -188,6 +191,81 @@ struct GameRow<'a> {
     warnings: usize,
     infos: usize,
     how_ended: &'a str,
+}
+
+/// The first copy of each game of the run, by fingerprint: 16 bytes of
+/// fingerprint and 16 of where (input, game number, result) a game, plus the
+/// hash table's own.
+#[derive(Debug, Default)]
+struct Copies {
+    first: std::collections::HashMap<u128, (u32, u32, u64)>,
+    /// Input names, by the index `first` keeps.
+    files: Vec<String>,
+}
+
+impl Copies {
+    /// Records a game, or returns the finding that it is a copy.
+    fn see(&mut self, fp: u128, file: &str, number: u64, game: &GameResult) -> Option<Finding> {
+        if self.files.last().is_none_or(|f| f != file) {
+            self.files.push(file.to_owned());
+        }
+        let here = u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX);
+        let result = result_code(&game.result);
+        let &(file_index, first_result, first_game) = match self.first.get(&fp) {
+            Some(first) => first,
+            None => {
+                self.first.insert(fp, (here, result, number));
+                return None;
+            }
+        };
+        let where_ = if file_index == here {
+            format!("game {first_game} of this file")
+        } else {
+            let name = self
+                .files
+                .get(file_index as usize)
+                .map_or("", String::as_str);
+            format!("game {first_game} of {name}")
+        };
+        let results = if first_result == result {
+            String::new()
+        } else {
+            format!(
+                " The results differ: {} there, {} here; which one counts is for the arbiter.",
+                result_text(first_result),
+                result_text(result)
+            )
+        };
+        Some(Finding::new(
+            Kind::DuplicateGame,
+            game.line,
+            format!(
+                "This game has the same players, start and moves as {where_}, which comes first.{results}"
+            ),
+        ))
+    }
+}
+
+/// A Result tag in a byte: 0 none or other, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`,
+/// 4 `*`.
+fn result_code(result: &str) -> u32 {
+    match result {
+        "1-0" => 1,
+        "0-1" => 2,
+        "1/2-1/2" => 3,
+        "*" => 4,
+        _ => 0,
+    }
+}
+
+fn result_text(code: u32) -> &'static str {
+    match code {
+        1 => "1-0",
+        2 => "0-1",
+        3 => "1/2-1/2",
+        4 => "*",
+        _ => "no result",
+    }
 }
 
 /// Counts of one input.
@@ -360,6 +438,8 @@ pub struct Report {
     edition: Edition,
     /// Which findings are reported.
     selection: Selection,
+    /// The first copy of each game seen, when copies are looked for.
+    copies: Option<Copies>,
     /// Counts so far.
     pub summary: Summary,
 }
@@ -394,8 +474,14 @@ impl Report {
             raw,
             edition,
             selection: Selection::default(),
+            copies: None,
             summary: Summary::default(),
         })
+    }
+
+    /// Looks for copies of games across the run (`duplicate-game`).
+    pub fn find_duplicates(&mut self) {
+        self.copies = Some(Copies::default());
     }
 
     /// Reports only the findings `selection` keeps, in both reports and the
@@ -422,8 +508,12 @@ impl Report {
             text(&game.round),
             text(&game.result),
         );
+        let copy = match (&mut self.copies, game.fingerprint) {
+            (Some(copies), Some(fp)) => copies.see(fp, file_name, number, game),
+            _ => None,
+        };
         let mut counts = [0usize; 3];
-        for f in &game.findings {
+        for f in game.findings.iter().chain(copy.as_ref()) {
             if !self.selection.keeps(f.kind) {
                 continue;
             }

@@ -175,6 +175,9 @@ impl Outputs {
             }
         };
         report.select(config.selection.clone());
+        if !config.no_duplicates {
+            report.find_duplicates();
+        }
         Ok(Outputs {
             report,
             commit,
@@ -317,6 +320,7 @@ pub fn run(config: &Config) -> Status {
             today: checks::header::today(),
             strict: config.strict_tags,
         },
+        duplicates: !config.no_duplicates,
     };
     pipeline::run(
         &config.inputs,

@@ -252,8 +252,9 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
     bytes.get(start..end).unwrap_or_default()
 }
 
-/// Checks one game. The tag columns are filled in when `all_rows` or when
-/// there are findings (the findings report needs them).
+/// Checks one game. The tag columns are filled in when `all_rows`, when
+/// there are findings (the findings report needs them), or when it has a
+/// fingerprint (the writer may find it a copy).
 pub fn check_game(
     game: &RawGame<'_>,
     judging: Judging,
@@ -265,7 +266,11 @@ pub fn check_game(
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
     let mut result = GameResult::new(game.line, verdict, findings);
-    if all_rows || !result.findings.is_empty() {
+    if judging.duplicates {
+        result.fingerprint = game.fingerprint();
+    }
+    // A game that may turn out to be a copy needs its tags for that row.
+    if all_rows || !result.findings.is_empty() || result.fingerprint.is_some() {
         result.fill_tags(game);
     }
     result
