@@ -1043,7 +1043,12 @@ fn an_unknown_code_is_a_usage_error_naming_the_nearest() {
 #[test]
 fn the_json_summary_counts_the_reports_rows() {
     let tmp = tempfile::tempdir().unwrap();
-    let inputs = ["sample.pgn", "moves/variations.pgn", "options/select.pgn"];
+    let inputs = [
+        "sample.pgn",
+        "moves/variations.pgn",
+        "options/select.pgn",
+        "structure/duplicate-game.pgn",
+    ];
     let mut args = vec![
         "-q".to_owned(),
         "--findings".to_owned(),
@@ -1067,10 +1072,11 @@ fn the_json_summary_counts_the_reports_rows() {
     assert_eq!(json["rules"], "fide-2023");
     assert_eq!(json["options"]["ignore"], "info");
     let total = &json["total"];
-    assert_eq!(total["files"], 3);
+    assert_eq!(total["files"], 4);
     assert_eq!(total["games"], games.len());
     assert_eq!(total["findings"], findings.len());
     assert_eq!(total["by_severity"]["info"], 0, "ignored");
+    assert_eq!(total["duplicates"], 1);
     let by_code: BTreeMap<String, usize> = total["by_code"]
         .as_object()
         .unwrap()

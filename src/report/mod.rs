@@ -363,6 +363,7 @@ impl Summary {
                 "findings": by_severity.values().sum::<u64>(),
                 "by_severity": by_severity,
                 "by_code": by_code,
+                "duplicates": by_code.get(Kind::DuplicateGame.code()).copied().unwrap_or(0),
                 "left_out_by_baseline": self.in_baseline,
                 "input_problems": self.problems,
             },
