@@ -166,6 +166,10 @@ kinds! {
     FenWithoutSetup => "fen-without-setup", Warning, Pgn("PGN 9.7.1");
     /// The same game (players, start, moves) as an earlier one of the run.
     DuplicateGame => "duplicate-game", Warning, Audit;
+    /// A player in two games of one round of an event, against two opponents.
+    PlayerTwiceInRound => "player-twice-in-round", Error, Audit;
+    /// The same round and board number (`1.1`) twice in one event.
+    DuplicateBoard => "duplicate-board", Warning, Audit;
 }
 
 impl fmt::Display for Kind {
@@ -349,6 +353,8 @@ mod tests {
                 "invalid-time-control",
                 "fen-without-setup",
                 "duplicate-game",
+                "player-twice-in-round",
+                "duplicate-board",
             ]
         );
     }

@@ -54,8 +54,8 @@
 //!   `unexplained-win-unwinnable`, `bare-king-forfeit-win`
 //! - `src/run/pipeline.rs`: `game-too-large` (a game too large to read is
 //!   never judged)
-//! - `src/report/mod.rs`: `duplicate-game` (the writer sees every game of
-//!   the run, in order)
+//! - `src/report/mod.rs`: `duplicate-game`, `player-twice-in-round`,
+//!   `duplicate-board` (the writer sees every game of the run, in order)
 //!
 //! Design priorities, in order: never crash or hang on any input; correct on
 //! valid PGN, article by article; every game accounted for, exactly once;

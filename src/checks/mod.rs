@@ -515,6 +515,8 @@ mod tests {
         // Decided by the writer, across games
         // (`tests/cli.rs`: copies_are_found_across_files_and_not_with_no_duplicates).
         seen.push(Kind::DuplicateGame);
+        seen.push(Kind::PlayerTwiceInRound);
+        seen.push(Kind::DuplicateBoard);
         for kind in Kind::ALL {
             assert!(seen.contains(kind), "no case for {kind}");
         }

@@ -199,13 +199,108 @@ struct GameRow<'a> {
 #[derive(Debug, Default)]
 struct Copies {
     first: std::collections::HashMap<u128, (u32, u32, u64)>,
+    /// Who played in which round of which event, and which boards were
+    /// taken, by a hash of (event, round, player or board): the first
+    /// game, and (for a player) a hash of the opponent.
+    rounds: std::collections::HashMap<u64, (u32, u64, u64)>,
     /// Input names, by the index `first` keeps.
     files: Vec<String>,
 }
 
+/// A hash of some strings, for the round table's keys.
+fn key(parts: &[&str]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    parts.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A tag value that says nothing: empty, `?` or `-`.
+fn unknown(value: &str) -> bool {
+    matches!(value.trim(), "" | "?" | "-")
+}
+
 impl Copies {
-    /// Records a game, or returns the finding that it is a copy.
-    fn see(&mut self, fp: u128, file: &str, number: u64, game: &GameResult) -> Option<Finding> {
+    /// Where a game was: "game 3 of this file", "game 3 of a.pgn".
+    fn place(&self, file_index: u32, here: u32, number: u64) -> String {
+        if file_index == here {
+            format!("game {number} of this file")
+        } else {
+            let name = self
+                .files
+                .get(file_index as usize)
+                .map_or("", String::as_str);
+            format!("game {number} of {name}")
+        }
+    }
+
+    /// Within one event and round (the Round tag before its first '.'): a
+    /// player in a second game against another opponent
+    /// (`player-twice-in-round`), and a board (`1.1`, or the Board tag)
+    /// taken twice (`duplicate-board`). A pair that meets twice in a round
+    /// plays a match of two games, as engine events do.
+    fn rounds(&mut self, here: u32, number: u64, game: &GameResult, out: &mut Vec<Finding>) {
+        let event = game.event.trim();
+        let full = game.round.trim();
+        let round = full.split('.').next().unwrap_or_default();
+        if unknown(round) || unknown(event) {
+            return;
+        }
+        // An event's name comes back year after year: the site and the
+        // year are part of which event it is.
+        let year = game.date.get(..4).unwrap_or_default();
+        let site = game.site.trim();
+        let (white, black) = (game.white.trim(), game.black.trim());
+        for (player, opponent) in [(white, black), (black, white)] {
+            if unknown(player) {
+                continue;
+            }
+            let k = key(&["player", event, site, year, round, &player.to_lowercase()]);
+            let against = key(&[&opponent.to_lowercase()]);
+            match self.rounds.get(&k) {
+                None => {
+                    self.rounds.insert(k, (here, number, against));
+                }
+                Some(&(file_index, first, earlier)) if earlier != against => {
+                    let place = self.place(file_index, here, first);
+                    out.push(Finding::new(
+                        Kind::PlayerTwiceInRound,
+                        game.line,
+                        format!(
+                            "{player} plays in round {round} of '{event}' here and in {place}, against another opponent; a player has one opponent a round, so one of the two games is labelled wrong (unless the event is a simultaneous display)."
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        let board = if full.contains('.') {
+            Some(key(&["board", event, site, year, full]))
+        } else {
+            None
+        };
+        if let Some(k) = board {
+            match self.rounds.get(&k) {
+                None => {
+                    self.rounds.insert(k, (here, number, 0));
+                }
+                Some(&(file_index, first, _)) => {
+                    let place = self.place(file_index, here, first);
+                    out.push(Finding::new(
+                        Kind::DuplicateBoard,
+                        game.line,
+                        format!(
+                            "Round {full} of '{event}' is also {place}; sources that number boards each from 1 give two games one number, so match games by players, not by board."
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Records a game: the finding that it is a copy of an earlier one, or
+    /// else what is wrong with its place in its round.
+    fn see(&mut self, fp: u128, file: &str, number: u64, game: &GameResult) -> Vec<Finding> {
         if self.files.last().is_none_or(|f| f != file) {
             self.files.push(file.to_owned());
         }
@@ -215,18 +310,12 @@ impl Copies {
             Some(first) => first,
             None => {
                 self.first.insert(fp, (here, result, number));
-                return None;
+                let mut out = Vec::new();
+                self.rounds(here, number, game, &mut out);
+                return out;
             }
         };
-        let where_ = if file_index == here {
-            format!("game {first_game} of this file")
-        } else {
-            let name = self
-                .files
-                .get(file_index as usize)
-                .map_or("", String::as_str);
-            format!("game {first_game} of {name}")
-        };
+        let where_ = self.place(file_index, here, first_game);
         let results = if first_result == result {
             String::new()
         } else {
@@ -236,13 +325,13 @@ impl Copies {
                 result_text(result)
             )
         };
-        Some(Finding::new(
+        vec![Finding::new(
             Kind::DuplicateGame,
             game.line,
             format!(
                 "This game has the same players, start and moves as {where_}, which comes first.{results}"
             ),
-        ))
+        )]
     }
 }
 
@@ -509,12 +598,12 @@ impl Report {
             text(&game.round),
             text(&game.result),
         );
-        let copy = match (&mut self.copies, game.fingerprint) {
+        let across = match (&mut self.copies, game.fingerprint) {
             (Some(copies), Some(fp)) => copies.see(fp, file_name, number, game),
-            _ => None,
+            _ => Vec::new(),
         };
         let mut counts = [0usize; 3];
-        for f in game.findings.iter().chain(copy.as_ref()) {
+        for f in game.findings.iter().chain(&across) {
             if !self.selection.keeps(f.kind) {
                 continue;
             }
