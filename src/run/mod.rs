@@ -54,6 +54,12 @@ pub fn audit_bytes(
         judging.edition,
     )
     .map_err(io::Error::other)?;
+    // Copies and rounds are looked for, as a run does by default.
+    report.find_duplicates();
+    let judging = checks::Judging {
+        duplicates: true,
+        ..judging
+    };
     let mut worker = pipeline::Worker::new(judging, true);
     let mut number = 0;
     let mut failed = None;
