@@ -24,11 +24,59 @@ pub struct HeaderRules {
 /// The roster's tags other than Result (`missing-result` reports that one).
 const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
 
+/// The tags these checks read, found in one pass over the tag section (the
+/// first of each name counts).
+const NAMES: [&str; 15] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "EventDate",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteFideId",
+    "BlackFideId",
+    "TimeControl",
+    "FEN",
+    "SetUp",
+    "PlyCount",
+];
+
+/// Where each of `NAMES` is: its index among the tags and its value.
+struct Found<'a>([Option<(usize, &'a [u8])>; NAMES.len()]);
+
+impl<'a> Found<'a> {
+    fn of(game: &'a RawGame<'_>) -> Found<'a> {
+        let mut found = Found([None; NAMES.len()]);
+        for (index, name, value) in game.tags.iter() {
+            if let Some(at) = NAMES.iter().position(|n| n.as_bytes() == name)
+                && found.0[at].is_none()
+            {
+                found.0[at] = Some((index, value));
+            }
+        }
+        found
+    }
+
+    /// The first tag of this name (one of `NAMES`): index and value.
+    fn find(&self, name: &str) -> Option<(usize, &'a [u8])> {
+        let at = NAMES.iter().position(|n| *n == name)?;
+        self.0[at]
+    }
+
+    fn get(&self, name: &str) -> Option<&'a [u8]> {
+        self.find(name).map(|(_, v)| v)
+    }
+}
+
 pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
-    roster(game, rules, findings);
+    let found = Found::of(game);
+    roster(game, &found, rules, findings);
     twice(game, findings);
     for name in ["Date", "EventDate"] {
-        if let Some((index, value)) = game.tags.find(name)
+        if let Some((index, value)) = found.find(name)
             && let Err(why) = date(value, rules.today)
         {
             findings.push(Finding::new(
@@ -39,7 +87,7 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
         }
     }
     for name in ["WhiteElo", "BlackElo"] {
-        if let Some((index, value)) = game.tags.find(name)
+        if let Some((index, value)) = found.find(name)
             && !is_rating(value)
         {
             findings.push(Finding::new(
@@ -53,7 +101,7 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
         }
     }
     for name in ["WhiteFideId", "BlackFideId"] {
-        if let Some((index, value)) = game.tags.find(name)
+        if let Some((index, value)) = found.find(name)
             && !unknown(value)
             && !value.iter().all(u8::is_ascii_digit)
         {
@@ -67,7 +115,7 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
             ));
         }
     }
-    if let Some((index, value)) = game.tags.find("TimeControl")
+    if let Some((index, value)) = found.find("TimeControl")
         && !is_time_control(value)
     {
         findings.push(Finding::new(
@@ -79,10 +127,10 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
             ),
         ));
     }
-    if let Some((index, _)) = game.tags.find("FEN")
-        && game.tags.get("SetUp") != Some(b"1")
+    if let Some((index, _)) = found.find("FEN")
+        && found.get("SetUp") != Some(b"1")
     {
-        let setup = match game.tags.get("SetUp") {
+        let setup = match found.get("SetUp") {
             Some(value) => format!("[SetUp \"{}\"]", excerpt(value, 20)),
             None => "no SetUp tag".to_owned(),
         };
@@ -94,14 +142,17 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
             ),
         ));
     }
-    plies(game, findings);
+    plies(game, &found, findings);
 }
 
 /// Roster tags that are missing, or (strict) unknown.
-fn roster(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
+fn roster(game: &RawGame<'_>, found: &Found<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
+    if ROSTER.iter().all(|name| found.get(name).is_some()) && !rules.strict {
+        return;
+    }
     let missing: Vec<&str> = ROSTER
         .into_iter()
-        .filter(|name| game.tags.get(name).is_none())
+        .filter(|name| found.get(name).is_none())
         .collect();
     if !missing.is_empty() {
         findings.push(Finding::new(
@@ -117,14 +168,13 @@ fn roster(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
         let unknown: Vec<&str> = ROSTER
             .into_iter()
             .filter(|name| {
-                game.tags
+                found
                     .get(name)
                     .is_some_and(|v| v.iter().all(|b| matches!(b, b'?' | b'.')) && !v.is_empty())
             })
             .collect();
         if !unknown.is_empty() {
-            let line = game
-                .tags
+            let line = found
                 .find(unknown[0])
                 .map_or(game.line, |(i, _)| game.tag_line(i));
             findings.push(Finding::new(
@@ -138,38 +188,53 @@ fn roster(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
 
 /// Tags given more than once with different values: one finding per name.
 fn twice(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
-    if game.tags.len() < 2 {
+    let n = game.tags.len();
+    if n < 2 {
         return;
     }
-    let mut first: HashMap<&[u8], (usize, &[u8])> = HashMap::new();
+    // Few tags: compare each with those before it, without allocating.
+    // Many: a table.
+    let mut table: HashMap<&[u8], (usize, &[u8])> = HashMap::new();
     let mut reported: Vec<&[u8]> = Vec::new();
     for (index, name, value) in game.tags.iter() {
-        match first.get(name) {
-            None => {
-                first.insert(name, (index, value));
+        let earlier = if n <= 32 {
+            game.tags
+                .iter()
+                .take(index)
+                .find(|(_, other, _)| *other == name)
+                .map(|(i, _, v)| (i, v))
+        } else {
+            match table.get(name) {
+                Some(&first) => Some(first),
+                None => {
+                    table.insert(name, (index, value));
+                    None
+                }
             }
-            Some(&(earlier, kept)) if kept != value && !reported.contains(&name) => {
-                reported.push(name);
-                findings.push(Finding::new(
-                    Kind::DuplicateTag,
-                    game.tag_line(index),
-                    format!(
-                        "Tag {} is given twice with different values: '{}' (line {}) and '{}'; the first is used.",
-                        excerpt(name, 30),
-                        excerpt(kept, 40),
-                        game.tag_line(earlier),
-                        excerpt(value, 40)
-                    ),
-                ));
-            }
-            Some(_) => {}
+        };
+        if let Some((first, kept)) = earlier
+            && kept != value
+            && !reported.contains(&name)
+        {
+            reported.push(name);
+            findings.push(Finding::new(
+                Kind::DuplicateTag,
+                game.tag_line(index),
+                format!(
+                    "Tag {} is given twice with different values: '{}' (line {}) and '{}'; the first is used.",
+                    excerpt(name, 30),
+                    excerpt(kept, 40),
+                    game.tag_line(first),
+                    excerpt(value, 40)
+                ),
+            ));
         }
     }
 }
 
 /// PlyCount against the plies recorded, when the record was read to its end.
-fn plies(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
-    let Some((index, value)) = game.tags.find("PlyCount") else {
+fn plies(game: &RawGame<'_>, found: &Found<'_>, findings: &mut Vec<Finding>) {
+    let Some((index, value)) = found.find("PlyCount") else {
         return;
     };
     if game.lexed.stop.is_some() {

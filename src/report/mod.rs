@@ -196,23 +196,56 @@ struct GameRow<'a> {
 /// The first copy of each game of the run, by fingerprint: 16 bytes of
 /// fingerprint and 16 of where (input, game number, result) a game, plus the
 /// hash table's own.
+/// A hasher for keys that are hashes already: it keeps their bits.
+#[derive(Debug, Default, Clone, Copy)]
+struct Prehashed(u64);
+
+impl std::hash::Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 ^= u64::from_le_bytes(word);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 ^= (n as u64) ^ ((n >> 64) as u64);
+    }
+}
+
+type ByHash<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Prehashed>>;
+
 #[derive(Debug, Default)]
 struct Copies {
-    first: std::collections::HashMap<u128, (u32, u32, u64)>,
+    first: ByHash<u128, (u32, u32, u64)>,
     /// Who played in which round of which event, and which boards were
     /// taken, by a hash of (event, round, player or board): the first
     /// game, and (for a player) a hash of the opponent.
-    rounds: std::collections::HashMap<u64, (u32, u64, u64)>,
+    rounds: ByHash<u64, (u32, u64, u64)>,
     /// Input names, by the index `first` keeps.
     files: Vec<String>,
 }
 
-/// A hash of some strings, for the round table's keys.
-fn key(parts: &[&str]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::hash::DefaultHasher::new();
-    parts.hash(&mut hasher);
-    hasher.finish()
+/// A hash of some strings after `seed`, letters folded to lower case, for
+/// the round table's keys: 64 bits, without allocating (it runs for every
+/// game).
+fn key(seed: u64, parts: &[&str]) -> u64 {
+    let mut h = seed ^ 0xCBF2_9CE4_8422_2325;
+    for part in parts {
+        for b in part.bytes().chain([0xFF]) {
+            h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
+    h ^ (h >> 29)
 }
 
 /// A tag value that says nothing: empty, `?` or `-`.
@@ -251,12 +284,14 @@ impl Copies {
         let year = game.date.get(..4).unwrap_or_default();
         let site = game.site.trim();
         let (white, black) = (game.white.trim(), game.black.trim());
+        // The event and round, hashed once for the keys below.
+        let here_round = key(0, &[event, site, year, round]);
         for (player, opponent) in [(white, black), (black, white)] {
             if unknown(player) {
                 continue;
             }
-            let k = key(&["player", event, site, year, round, &player.to_lowercase()]);
-            let against = key(&[&opponent.to_lowercase()]);
+            let k = key(here_round, &[player]);
+            let against = key(0, &[opponent]);
             match self.rounds.get(&k) {
                 None => {
                     self.rounds.insert(k, (here, number, against));
@@ -275,7 +310,7 @@ impl Copies {
             }
         }
         let board = if full.contains('.') {
-            Some(key(&["board", event, site, year, full]))
+            Some(key(!here_round, &[full]))
         } else {
             None
         };
@@ -463,6 +498,16 @@ impl Summary {
         text
     }
 
+    /// One more game of `plies` plies, in the total and its input's.
+    pub fn count_game(&mut self, plies: usize) {
+        self.games += 1;
+        self.plies += plies as u64;
+        if let Some(input) = self.inputs.last_mut() {
+            input.games += 1;
+            input.plies += plies as u64;
+        }
+    }
+
     /// The input being written has been read: to its end, or not (`problem`).
     pub fn end_input(&mut self, problem: Option<String>) {
         self.files += 1;
@@ -584,6 +629,15 @@ impl Report {
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
         let raw = self.raw;
         let file_name = file;
+        let across = match (&mut self.copies, game.fingerprint) {
+            (Some(copies), Some(fp)) => copies.see(fp, file_name, number, game),
+            _ => Vec::new(),
+        };
+        if game.findings.is_empty() && across.is_empty() && self.games.is_none() {
+            // Nothing to write: the counts only (most games of most runs).
+            self.summary.count_game(game.verdict.plies);
+            return Ok(());
+        }
         let text = |t| cell(t, raw);
         // The name of standard input is the tool's own `-`.
         let file = if file == "-" {
@@ -598,10 +652,6 @@ impl Report {
             text(&game.round),
             text(&game.result),
         );
-        let across = match (&mut self.copies, game.fingerprint) {
-            (Some(copies), Some(fp)) => copies.see(fp, file_name, number, game),
-            _ => Vec::new(),
-        };
         let mut counts = [0usize; 3];
         for f in game.findings.iter().chain(&across) {
             if !self.selection.keeps(f.kind) {
@@ -648,12 +698,7 @@ impl Report {
                 fen: &text(&f.fen),
             })?;
         }
-        self.summary.games += 1;
-        self.summary.plies += game.verdict.plies as u64;
-        if let Some(input) = self.summary.inputs.last_mut() {
-            input.games += 1;
-            input.plies += game.verdict.plies as u64;
-        }
+        self.summary.count_game(game.verdict.plies);
         if let Some(games) = &mut self.games {
             games.serialize(GameRow {
                 file: &file,
