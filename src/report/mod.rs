@@ -370,26 +370,24 @@ impl Copies {
     }
 }
 
-/// A Result tag in a byte: 0 none or other, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`,
-/// 4 `*`.
+/// The Result values a copy's result is told by, by code (0: none or
+/// another value).
+const RESULT_TEXTS: [&str; 5] = ["no result", "1-0", "0-1", "1/2-1/2", "*"];
+
+/// A Result tag as a code into `RESULT_TEXTS`.
 fn result_code(result: &str) -> u32 {
-    match result {
-        "1-0" => 1,
-        "0-1" => 2,
-        "1/2-1/2" => 3,
-        "*" => 4,
-        _ => 0,
-    }
+    RESULT_TEXTS
+        .iter()
+        .skip(1)
+        .position(|r| *r == result)
+        .map_or(0, |i| i as u32 + 1)
 }
 
 fn result_text(code: u32) -> &'static str {
-    match code {
-        1 => "1-0",
-        2 => "0-1",
-        3 => "1/2-1/2",
-        4 => "*",
-        _ => "no result",
-    }
+    RESULT_TEXTS
+        .get(code as usize)
+        .copied()
+        .unwrap_or("no result")
 }
 
 /// Counts of one input.
