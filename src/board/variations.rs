@@ -26,7 +26,7 @@ use shakmaty::{
 use crate::{
     board::lenient,
     finding::Listed,
-    read::lexer::{SanToken, Variations, is_token_end},
+    read::lexer::{SanToken, Variations, en_passant_mark, is_token_end},
 };
 
 /// Variations nested deeper than this are not checked (and say so).
@@ -272,7 +272,11 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
                         let before = current.before_last.clone()?;
                         Some((problem, before, current.ply, Some(san.san)))
                     }),
-                    None if is_number_or_result(token) || is_en_passant_mark(bytes, i, end) => None,
+                    None if is_number_or_result(token)
+                        || en_passant_mark(&bytes[i..end]).is_some() =>
+                    {
+                        None
+                    }
                     None => {
                         // A line with a token that is not a move may be
                         // missing one: it is not followed further.
@@ -321,15 +325,6 @@ fn is_number_or_result(token: &[u8]) -> bool {
     }
     let text = String::from_utf8_lossy(token).replace(['–', '—'], "-");
     matches!(text.as_str(), "1-0" | "0-1" | "1/2-1/2" | "½-½")
-}
-
-/// `e.p.` or `ep` at `i`: a mark of en passant, not a move.
-fn is_en_passant_mark(bytes: &[u8], i: usize, end: usize) -> bool {
-    let rest = &bytes[i..end];
-    [&b"e.p."[..], b"ep"].into_iter().any(|mark| {
-        rest.strip_prefix(mark)
-            .is_some_and(|after| after.first().is_none_or(|&b| is_token_end(b) && b != b'.'))
-    })
 }
 
 #[cfg(test)]

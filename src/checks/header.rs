@@ -258,8 +258,8 @@ fn plies(game: &RawGame<'_>, found: &Found<'_>, findings: &mut Vec<Finding>) {
     ));
 }
 
-/// `?`, `-` or empty: a value not known.
-fn unknown(value: &[u8]) -> bool {
+/// `?`, `-` or empty: a tag value not known.
+pub fn unknown(value: &[u8]) -> bool {
     matches!(value.trim_ascii(), b"" | b"?" | b"-")
 }
 

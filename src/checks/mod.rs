@@ -12,7 +12,10 @@ mod tags;
 pub mod verdict;
 mod wins;
 
-pub use self::verdict::{BoardEnd, Decided, Judging, Verdict, result_str};
+pub use self::{
+    tags::RESULTS,
+    verdict::{BoardEnd, Decided, Judging, Verdict, result_str},
+};
 
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 

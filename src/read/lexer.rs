@@ -1026,7 +1026,7 @@ fn skip_move_number_tail(cur: &mut Cursor<'_>) {
 
 /// `e.p.` or `ep` after an en passant capture: an optional mark of the
 /// notation (FIDE 2023 Appendix C.9), not a move. Returns its length.
-fn en_passant_mark(rest: &[u8]) -> Option<usize> {
+pub fn en_passant_mark(rest: &[u8]) -> Option<usize> {
     [&b"e.p."[..], b"ep"].into_iter().find_map(|mark| {
         let after = rest.strip_prefix(mark)?;
         after

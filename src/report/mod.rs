@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::{
     board::rules::Edition,
+    checks::RESULTS,
     checks::{Verdict, result_str},
     finding::{Finding, Kind, Severity},
     read::game::{RawGame, decode},
@@ -250,7 +251,7 @@ fn key(seed: u64, parts: &[&str]) -> u64 {
 
 /// A tag value that says nothing: empty, `?` or `-`.
 fn unknown(value: &str) -> bool {
-    matches!(value.trim(), "" | "?" | "-")
+    crate::checks::header::unknown(value.as_bytes())
 }
 
 impl Copies {
@@ -370,22 +371,19 @@ impl Copies {
     }
 }
 
-/// The Result values a copy's result is told by, by code (0: none or
-/// another value).
-const RESULT_TEXTS: [&str; 5] = ["no result", "1-0", "0-1", "1/2-1/2", "*"];
-
-/// A Result tag as a code into `RESULT_TEXTS`.
+/// A Result tag as a code: 1 + its place among the values PGN allows, 0
+/// for none or another value.
 fn result_code(result: &str) -> u32 {
-    RESULT_TEXTS
+    RESULTS
         .iter()
-        .skip(1)
         .position(|r| *r == result)
         .map_or(0, |i| i as u32 + 1)
 }
 
 fn result_text(code: u32) -> &'static str {
-    RESULT_TEXTS
-        .get(code as usize)
+    (code as usize)
+        .checked_sub(1)
+        .and_then(|i| RESULTS.get(i))
         .copied()
         .unwrap_or("no result")
 }
