@@ -48,6 +48,18 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
 
+    /// Also write a corrected copy of the input to OUT (plain PGN): every
+    /// game in input order, with the corrections the findings justify and
+    /// nothing else, each explained by a `{pgn-arbiter: CODE: what
+    /// changed}` comment: the result the board or the Laws decide, moves
+    /// after an automatic end removed, missing roster tags added as `?`,
+    /// PlyCount corrected, moves written in standard SAN. With several
+    /// inputs OUT is a directory (created if needed) where each copy keeps
+    /// its path below the inputs' common directory. Never written over an
+    /// input; put in place only when the run completes.
+    #[arg(long, value_name = "OUT")]
+    pub fix: Option<PathBuf>,
+
     /// Exit with status 1 when there is a finding of this severity or worse.
     #[arg(long, value_enum, default_value_t = FailOn::Error, value_name = "SEVERITY")]
     pub fail_on: FailOn,

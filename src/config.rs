@@ -12,7 +12,10 @@ use crate::{
     cli::{Cli, FailOn, Rules, WinnabilitySearch},
     finding::Severity,
     read::input::{self, Input},
-    run::output::{self, Output},
+    run::{
+        fixed,
+        output::{self, Output},
+    },
     selection::Selection,
 };
 
@@ -27,6 +30,8 @@ pub struct Config {
     pub games: Option<Output>,
     /// The summary as JSON, if asked for.
     pub summary: Option<Output>,
+    /// `--fix`: where each input's corrected copy goes.
+    pub fix: Option<Vec<Option<PathBuf>>>,
     /// Findings at or above this make the exit status 1; `None` never.
     pub fail_on: Option<Severity>,
     /// The rule edition.
@@ -108,6 +113,7 @@ impl Config {
             "strict_tags": cli.strict_tags,
             "no_duplicates": cli.no_duplicates,
             "raw_csv": cli.raw_csv,
+            "fix": cli.fix.as_ref().map(|p| p.display().to_string()),
             "jobs": jobs,
         });
         let usage = |e: crate::selection::SelectionError| UsageError(e.to_string());
@@ -127,11 +133,19 @@ impl Config {
         outputs.extend(games.as_ref().map(|g| ("--games", g)));
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
         output::check(&inputs, &outputs).map_err(|e| UsageError(e.to_string()))?;
+        let reports: Vec<&Output> = outputs.iter().map(|(_, o)| *o).collect();
+        let fix = cli
+            .fix
+            .as_deref()
+            .map(|out| fixed::plan(&inputs, out, &reports))
+            .transpose()
+            .map_err(UsageError)?;
         Ok(Config {
             inputs,
             findings,
             games,
             summary,
+            fix,
             fail_on,
             edition: match cli.rules {
                 Rules::Fide2023 => Edition::Fide2023,

@@ -20,6 +20,8 @@
 //!   `checks::draws::history` the positions the draw rules need.
 //! - `finding`: the kinds of finding (code, severity, what each rests on)
 //!   and one finding's place in its game.
+//! - `fix`: `--fix`, a game written back with the corrections its findings
+//!   justify, each explained by a comment (`run::fixed` writes the copies).
 //! - `selection`, `report`: which findings are reported (`--select`,
 //!   `--ignore`, `--baseline`), both CSV reports in input order with
 //!   spreadsheet-safe cells (`report::cell`), and the summary.
@@ -66,6 +68,7 @@ pub mod checks;
 pub mod cli;
 pub mod config;
 pub mod finding;
+pub mod fix;
 pub mod read;
 pub mod report;
 pub mod run;

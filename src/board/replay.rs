@@ -173,7 +173,7 @@ pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -
 
 /// Check or mate as the board shows it after a move; mate is only looked for
 /// after the last move.
-fn board_suffix(pos: &Chess, last: bool) -> Option<Suffix> {
+pub fn board_suffix(pos: &Chess, last: bool) -> Option<Suffix> {
     if !pos.is_check() {
         None
     } else if last && pos.is_checkmate() {

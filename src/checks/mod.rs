@@ -13,6 +13,7 @@ pub mod verdict;
 mod wins;
 
 pub use self::{
+    result::parse as result_value,
     tags::RESULTS,
     verdict::{BoardEnd, Decided, Judging, Verdict, result_str},
 };
@@ -195,7 +196,17 @@ pub fn audit(
         },
         expected,
         how_ended,
+        ended_at: played.as_ref().and_then(|p| {
+            let end = history.end.as_ref()?;
+            (end.index < p.replayed.plies).then_some(end.index)
+        }),
     }
+}
+
+/// The position a game starts from, when it is replayed at all (standard
+/// chess or Chess960 from a legal start).
+pub fn start_position(game: &RawGame<'_>) -> Option<Chess> {
+    setup::start(game, &mut Vec::new()).ok()
 }
 
 /// Whether the mainline stopped at a malformed token (rather than at its end

@@ -57,6 +57,9 @@ pub struct Verdict {
     pub expected: Option<KnownOutcome>,
     /// How the game ended, as the record tells it.
     pub how_ended: HowEnded,
+    /// The plies that count, when the game ended by itself (fivefold, 75
+    /// moves, a dead position) and more were recorded after that end.
+    pub ended_at: Option<usize>,
 }
 
 /// How the board decided a game: the end, the result it requires, the

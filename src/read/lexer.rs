@@ -160,6 +160,10 @@ pub struct Marker {
     pub outcome: Outcome,
     /// 1-based line.
     pub line: u64,
+    /// Byte range of the marker within the game's bytes.
+    pub start: usize,
+    /// End of the marker (exclusive).
+    pub end: usize,
 }
 
 /// Everything located in one game. Reused from game to game.
@@ -167,6 +171,9 @@ pub struct Marker {
 pub struct Lexed {
     /// The line of each tag pgn-reader reports, in the order it reports them.
     pub tag_lines: Vec<u64>,
+    /// The byte range of each of those tags' value as written (escapes
+    /// and all), within the game's bytes.
+    pub tag_values: Vec<(usize, usize)>,
     /// Tag lines that are not `[Name "value"]`.
     pub bad_tags: Listed<BadTag>,
     /// Tags whose name has white space around it, read all the same: the
@@ -437,6 +444,7 @@ impl Lexed {
     fn reset(&mut self, tags: &mut Tags) {
         tags.clear();
         self.tag_lines.clear();
+        self.tag_values.clear();
         self.bad_tags.clear();
         self.spaced_tags.clear();
         self.split_tags.clear();
@@ -507,6 +515,8 @@ impl Lexed {
                 }
                 self.split_tags.push((line, cur.line, self.tag_lines.len()));
                 self.tag_lines.push(line);
+                self.tag_values
+                    .push((base + split.value.0, base + split.value.1));
                 blank_before = cur.skip_whitespace(false) >= 2;
                 continue;
             }
@@ -569,6 +579,7 @@ impl Lexed {
             let name = bytes.get(name_range.0..name_range.1).unwrap_or_default();
             tags.push(name, &crate::read::pgn::unescape(value));
             self.tag_lines.push(line);
+            self.tag_values.push((value_start, value_end));
             if let Some(problem) = problem {
                 self.bad(problem, line, line_start);
             }
@@ -917,7 +928,12 @@ impl Lexed {
 
     fn outcome(&mut self, outcome: Outcome, line: u64, start: usize, end: usize) {
         if self.marker.is_none() {
-            self.marker = Some(Marker { outcome, line });
+            self.marker = Some(Marker {
+                outcome,
+                line,
+                start,
+                end,
+            });
         } else if self.stop.is_none() {
             // A second marker is text after the first.
             self.stop = Some(Stop {

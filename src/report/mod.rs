@@ -106,6 +106,8 @@ pub struct GameResult {
     pub findings: Vec<Finding>,
     /// Its fingerprint, when copies are looked for and it can have one.
     pub fingerprint: Option<u128>,
+    /// The game as `--fix` writes it, when it does.
+    pub fixed: Option<crate::fix::Fixed>,
 }
 
 impl GameResult {
@@ -124,6 +126,7 @@ impl GameResult {
             verdict,
             findings,
             fingerprint: None,
+            fixed: None,
         }
     }
 
@@ -428,6 +431,33 @@ pub struct Summary {
     pub in_baseline: u64,
     /// Counts per input, in input order; the one being written is last.
     pub inputs: Vec<InputCounts>,
+    /// What `--fix` changed; `None` without it.
+    pub fixed: Option<FixCounts>,
+}
+
+/// What `--fix` changed in a run.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct FixCounts {
+    /// Games written with at least one change.
+    pub games: u64,
+    /// Changes made.
+    pub changes: u64,
+    /// Changes per code of the finding each corrects.
+    pub by_code: BTreeMap<&'static str, u64>,
+}
+
+impl FixCounts {
+    /// Counts one game's changes.
+    pub fn count(&mut self, changes: &[crate::fix::Change]) {
+        if changes.is_empty() {
+            return;
+        }
+        self.games += 1;
+        for change in changes {
+            self.changes += 1;
+            *self.by_code.entry(change.kind.code()).or_default() += 1;
+        }
+    }
 }
 
 /// One word or its plural, with the number: "1 file", "2 files".
@@ -486,6 +516,7 @@ impl Summary {
                 "duplicates": by_code.get(Kind::DuplicateGame.code()).copied().unwrap_or(0),
                 "left_out_by_baseline": self.in_baseline,
                 "input_problems": self.problems,
+                "fixed": self.fixed,
             },
             "inputs": self.inputs,
         });
@@ -541,6 +572,13 @@ impl Summary {
                 "  {n:>10}  {} ({})\n",
                 kind.code(),
                 kind.severity()
+            ));
+        }
+        if let Some(fixed) = &self.fixed {
+            out.push_str(&format!(
+                "  --fix: {} corrected, {}\n",
+                counted(fixed.games, "game", "games"),
+                counted(fixed.changes, "change", "changes")
             ));
         }
         if self.in_baseline > 0 {

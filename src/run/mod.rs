@@ -3,6 +3,7 @@
 //! completes (`output`), the progress bar, the summary, and the exit
 //! status.
 
+pub mod fixed;
 pub mod output;
 pub mod pipeline;
 pub mod progress;
@@ -211,6 +212,10 @@ struct Sink<'a> {
     failed: Option<(usize, String)>,
     /// Why the report could not be written.
     write_error: Option<csv::Error>,
+    /// `--fix`: the corrected copies.
+    fix: Option<fixed::FixFiles>,
+    /// Why a corrected copy could not be written.
+    fix_error: Option<io::Error>,
 }
 
 impl Sink<'_> {
@@ -249,6 +254,17 @@ impl Sink<'_> {
                         self.write_error = Some(err);
                         return false;
                     }
+                    if let Some(fix) = &mut self.fix {
+                        if let Err(err) = fix.game(input, game) {
+                            self.fix_error = Some(err);
+                            return false;
+                        }
+                        if let (Some(counts), Some(fixed)) =
+                            (&mut self.report.summary.fixed, &game.fixed)
+                        {
+                            counts.count(&fixed.changes);
+                        }
+                    }
                 }
                 self.bar
                     .set_position(self.counter.load(std::sync::atomic::Ordering::Relaxed));
@@ -263,10 +279,19 @@ impl Sink<'_> {
                 self.bar
                     .suspend(|| eprintln!("pgn-arbiter: {name}: {message}"));
                 self.report.summary.problems += 1;
+                if let Some(fix) = &mut self.fix {
+                    fix.broken_input(input, message.clone());
+                }
                 self.failed = Some((input, message));
             }
             Checked::InputDone(input) => {
                 self.begin(input);
+                if let Some(fix) = &mut self.fix
+                    && let Err(err) = fix.input_done(input)
+                {
+                    self.fix_error = Some(err);
+                    return false;
+                }
                 let problem = match self.failed.take() {
                     Some((failed, why)) if failed == input => Some(why),
                     other => {
@@ -317,7 +342,13 @@ pub fn run(config: &Config) -> Status {
         begun: 0,
         failed: None,
         write_error: None,
+        fix: config.fix.clone().map(fixed::FixFiles::new),
+        fix_error: None,
     };
+    if config.fix.is_some() {
+        output::clean_up_on_signals();
+        sink.report.summary.fixed = Some(Default::default());
+    }
     let judging = checks::Judging {
         edition: config.edition,
         search: config.search,
@@ -328,17 +359,26 @@ pub fn run(config: &Config) -> Status {
         },
         duplicates: !config.no_duplicates,
     };
+    let fix_selection = config
+        .fix
+        .is_some()
+        .then(|| Arc::new(config.selection.clone()));
     pipeline::run(
         &config.inputs,
         config.jobs,
         judging,
         config.games.is_some(),
+        fix_selection,
         &counter,
         &mut |checked| sink.take(checked),
     );
     let write_error = sink.write_error.take();
+    let fix = match sink.fix_error.take() {
+        Some(err) => Err(err),
+        None => Ok(sink.fix.take()),
+    };
     bar.finish_and_clear();
-    finish(config, outputs, write_error, started)
+    finish(config, outputs, write_error, fix, started)
 }
 
 /// Ends a run: the JSON summary, the report files put in place (or kept as
@@ -347,6 +387,7 @@ fn finish(
     config: &Config,
     outputs: Outputs,
     write_error: Option<csv::Error>,
+    fix: io::Result<Option<fixed::FixFiles>>,
     started: Instant,
 ) -> Status {
     let Outputs {
@@ -386,6 +427,13 @@ fn finish(
     if let Some(status) = cut_short {
         return status;
     }
+    let fix = match fix {
+        Ok(fix) => fix,
+        Err(err) => {
+            eprintln!("pgn-arbiter: cannot write the corrected copy: {err}");
+            return Status::Trouble;
+        }
+    };
     // A report is put in place only when every input was read and a game
     // was; after an input problem it is kept beside the target as
     // NAME.partial, which cannot be taken for a complete report.
@@ -410,6 +458,22 @@ fn finish(
             return Status::Trouble;
         }
     }
+    // Corrected copies: whole ones put in place, the others as NAME.partial.
+    let mut fix_incomplete = false;
+    if let Some(fix) = fix.filter(|_| summary.games > 0) {
+        match fix.commit() {
+            Ok(messages) => {
+                for message in &messages {
+                    eprintln!("pgn-arbiter: {message}");
+                }
+                fix_incomplete = !messages.is_empty();
+            }
+            Err(err) => {
+                eprintln!("pgn-arbiter: cannot write the corrected copy: {err}");
+                return Status::Trouble;
+            }
+        }
+    }
     if !config.quiet {
         eprint!(
             "{}",
@@ -420,7 +484,7 @@ fn finish(
         // A guard that checked nothing must not pass.
         eprintln!("pgn-arbiter: no game was read from the input(s); nothing was checked");
         Status::Trouble
-    } else if summary.problems > 0 {
+    } else if summary.problems > 0 || fix_incomplete {
         Status::Trouble
     } else if config.fail_on.is_some_and(|s| summary.at_least(s) > 0) {
         Status::Findings

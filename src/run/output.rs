@@ -64,7 +64,7 @@ fn stdin_identity() -> Option<(u64, u64)> {
 
 /// The same file: by device and inode when the file exists, else by the
 /// absolute path of its directory and its name.
-fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b))
         && let (Some(x), Some(y)) = (identity(&x), identity(&y))
     {
@@ -254,8 +254,26 @@ pub struct Opened {
 /// A report file not yet in place.
 pub struct Pending {
     temp: Option<TempPath>,
-    file: File,
+    /// Open until `close` (made durable then).
+    file: Option<File>,
     target: PathBuf,
+}
+
+impl Pending {
+    /// Makes the written file durable and closes it, for outputs written
+    /// one after another (a corrected copy per input) that must not hold a
+    /// descriptor each until the run ends.
+    pub fn close(&mut self) -> io::Result<()> {
+        if let Some(file) = self.file.take() {
+            file.sync_all()?;
+        }
+        Ok(())
+    }
+
+    /// The file it will become.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
 }
 
 impl Opened {
@@ -304,7 +322,7 @@ impl Opened {
             writer,
             pending: Some(Pending {
                 temp: Some(temp),
-                file,
+                file: Some(file),
                 target: path,
             }),
         })
@@ -346,7 +364,9 @@ impl Commit {
     /// the first failure the rest are removed. Returns the paths written.
     fn rename(self, to: impl Fn(&Path) -> PathBuf) -> io::Result<Vec<PathBuf>> {
         for p in &self.0 {
-            p.file.sync_all()?;
+            if let Some(file) = &p.file {
+                file.sync_all()?;
+            }
         }
         // Hold the list so that a signal cannot remove files mid-way. Every
         // temporary is taken out of its `Pending`, so no drop locks it again.

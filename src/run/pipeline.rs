@@ -15,11 +15,13 @@ use crate::{
     checks::draws::history::History,
     checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
     finding::{Finding, Kind},
+    fix,
     read::input::{self, Input},
     read::lexer::{self, Lexed},
     read::pgn,
     read::{game::RawGame, tags::Tags},
     report::GameResult,
+    selection::Selection,
 };
 
 /// Bytes of decompressed input per block (a block only ends between games).
@@ -127,6 +129,9 @@ pub struct Worker {
     /// Fill in the tag columns of every game (a games report is written),
     /// not only of games with findings.
     pub all_rows: bool,
+    /// `--fix`: each game is also written back with its corrections, by
+    /// the findings the selection keeps.
+    pub fix: Option<Arc<Selection>>,
 }
 
 impl Worker {
@@ -189,6 +194,7 @@ impl Worker {
             board_end: BoardEnd::NotReplayed,
             expected: None,
             how_ended: HowEnded::Unknown,
+            ended_at: None,
         };
         let mut result = GameResult::new(line, verdict, vec![finding]);
         result.fill_tags(&game);
@@ -223,7 +229,19 @@ impl Worker {
             line += lines;
             let rest = bytes.get(start..).unwrap_or_default();
             if rest.is_empty() {
+                // Blank lines after the last game go with it.
+                if let Some(fixed) = out
+                    .last_mut()
+                    .and_then(|g: &mut GameResult| g.fixed.as_mut())
+                {
+                    fixed
+                        .bytes
+                        .extend_from_slice(slice(bytes, pos, bytes.len()));
+                }
                 break;
+            }
+            if out.len() == PART_GAMES && !emit(std::mem::take(&mut out)) {
+                return false;
             }
             let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
             let game = RawGame {
@@ -232,15 +250,18 @@ impl Worker {
                 tags: &self.tags,
                 lexed: &self.lexed,
             };
-            out.push(check_game(
-                &game,
-                self.judging,
-                &mut self.history,
-                self.all_rows,
-            ));
-            if out.len() == PART_GAMES && !emit(std::mem::take(&mut out)) {
-                return false;
+            let mut result = check_game(&game, self.judging, &mut self.history, self.all_rows);
+            if let Some(selection) = &self.fix {
+                let keep = |kind| selection.keeps(kind);
+                result.fixed = Some(fix::rewrite(
+                    slice(bytes, pos, start),
+                    &game,
+                    &result.verdict,
+                    &result.findings,
+                    &keep,
+                ));
             }
+            out.push(result);
             line = self.lexed.end_line;
             pos = start + end;
         }
@@ -490,11 +511,13 @@ pub fn run(
     jobs: usize,
     judging: Judging,
     all_rows: bool,
+    fix: Option<Arc<Selection>>,
     counter: &Arc<AtomicU64>,
     sink: &mut dyn FnMut(Checked) -> bool,
 ) {
     if jobs <= 1 {
         let mut worker = Worker::new(judging, all_rows);
+        worker.fix = fix;
         read_inputs(inputs, counter, &mut |piece| worker.check(piece, sink));
         return;
     }
@@ -526,8 +549,10 @@ pub fn run(
         });
         for _ in 0..jobs {
             let work_rx = work_rx.clone();
+            let fix = fix.clone();
             scope.spawn(move || {
                 let mut worker = Worker::new(judging, all_rows);
+                worker.fix = fix;
                 for (piece, parts_tx) in work_rx {
                     if !worker.check(piece, &mut |checked| parts_tx.send(checked).is_ok()) {
                         return;
@@ -749,6 +774,7 @@ mod tests {
                         jobs,
                         Judging::default(),
                         true,
+                        None,
                         &Arc::default(),
                         &mut |_| {
                             calls += 1;

@@ -1,0 +1,741 @@
+//! `--fix`: a game written back with the corrections its findings justify
+//! and nothing else, each change explained by a `{pgn-arbiter: CODE: what
+//! changed}` comment, so that a diff of the input and the copy explains
+//! itself.
+//!
+//! What is corrected, and on which findings:
+//!
+//! - The result, where the board or the Laws decide it (`checks::Verdict`'s
+//!   `expected`: mate, stalemate, a dead position, fivefold, 75 moves, a win
+//!   on time or by resignation the winner could not earn, a lone king's
+//!   win under 1994): the Result tag and the termination marker both say it.
+//!   A missing Result tag or marker is added from the other (`*` when both
+//!   are missing). A Result tag and marker that merely differ, with nothing
+//!   on the board to decide between them, are left for the arbiter.
+//! - Moves recorded after an automatic end (`played-past-*`): removed, a
+//!   comment in their place.
+//! - Missing Seven Tag Roster tags: added as `?` (`????.??.??` for Date),
+//!   after the roster tag before them.
+//! - PlyCount: set to the plies recorded, when it is wrong or the moves
+//!   after an automatic end were removed.
+//! - Moves not in standard SAN, and wrong `+` or `#`: written in standard
+//!   SAN, the comment after the move saying how it was written.
+//!
+//! A game whose moves cannot be replayed (an illegal, ambiguous or
+//! unreadable move, a starting position that is not legal) keeps its
+//! movetext as written, with a comment on the move that stops the replay;
+//! missing tags are still added, as they do not depend on the moves.
+//! Every byte outside an edit is the input's own: comments, NAGs and
+//! variations of the game survive, and a Latin-1 file stays Latin-1 (the
+//! comments written are ASCII).
+
+use shakmaty::{Chess, Outcome, Position, san::SanPlus};
+
+use crate::{
+    board::{lenient, replay},
+    checks::{self, BoardEnd, Verdict, result_str},
+    finding::{Finding, Kind},
+    read::{
+        game::{RawGame, excerpt},
+        lexer::{self, StopKind},
+    },
+};
+
+/// One change made to a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// The finding it corrects.
+    pub kind: Kind,
+    /// 1-based line of what was changed, in the input.
+    pub line: u64,
+    /// What changed, in a few words (the text of its comment).
+    pub what: String,
+}
+
+/// A game as `--fix` writes it: its bytes (the blank lines before it
+/// included) and the changes made.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fixed {
+    /// The bytes to write.
+    pub bytes: Vec<u8>,
+    /// The changes, in the order of the record.
+    pub changes: Vec<Change>,
+}
+
+/// The codes whose findings `--fix` corrects wherever they are found
+/// (auditing a fixed copy finds none of them): the audit of the copy
+/// checks this list.
+pub const FIXED: &[Kind] = &[
+    Kind::MissingTag,
+    Kind::PlyCountMismatch,
+    Kind::NonStandardSan,
+    Kind::WrongCheckSuffix,
+    Kind::PlayedPastFivefold,
+    Kind::PlayedPastSeventyFiveMoves,
+    Kind::PlayedPastDeadPosition,
+    Kind::ResultContradictsCheckmate,
+    Kind::ResultContradictsStalemate,
+    Kind::ResultContradictsDeadPosition,
+    Kind::ResultContradictsFivefold,
+    Kind::ResultContradictsSeventyFiveMoves,
+    Kind::UnwinnableWinOnTime,
+    Kind::UnwinnableWinByResignation,
+    Kind::BareKingWin,
+];
+
+/// Findings that justify writing the result the board decides, in the
+/// order their code is named in the comment.
+const RESULT_KINDS: &[Kind] = &[
+    Kind::ResultContradictsCheckmate,
+    Kind::ResultContradictsStalemate,
+    Kind::ResultContradictsDeadPosition,
+    Kind::ResultContradictsFivefold,
+    Kind::ResultContradictsSeventyFiveMoves,
+    Kind::UnwinnableWinOnTime,
+    Kind::UnwinnableWinByResignation,
+    Kind::BareKingWin,
+    Kind::ResultMismatch,
+    Kind::InvalidResult,
+    Kind::MissingResult,
+];
+
+/// The Seven Tag Roster in its order, and the value a missing tag gets.
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// The prefix of every comment written.
+pub const MARK: &str = "pgn-arbiter: ";
+
+/// A replacement of `start..end` of the game's bytes.
+#[derive(Debug)]
+struct Edit {
+    start: usize,
+    end: usize,
+    /// Among insertions at one place, lower first.
+    rank: u8,
+    text: Vec<u8>,
+}
+
+/// What is being built for one game.
+struct Rewrite<'g, 'a> {
+    game: &'g RawGame<'a>,
+    eol: &'static str,
+    edits: Vec<Edit>,
+    changes: Vec<Change>,
+    /// Comments about the game as a whole, written before its first move.
+    head: Vec<String>,
+}
+
+impl Rewrite<'_, '_> {
+    fn edit(&mut self, start: usize, end: usize, text: impl Into<Vec<u8>>) {
+        self.ranked(start, end, 1, text);
+    }
+
+    /// An edit that goes before others of rank 1 inserted at its place.
+    fn ranked(&mut self, start: usize, end: usize, rank: u8, text: impl Into<Vec<u8>>) {
+        self.edits.push(Edit {
+            start,
+            end,
+            rank,
+            text: text.into(),
+        });
+    }
+
+    fn change(&mut self, kind: Kind, line: u64, what: String) -> String {
+        let comment = comment(kind, &what);
+        self.changes.push(Change { kind, line, what });
+        comment
+    }
+
+    /// Where a new line goes after tag `index`: after its line's end.
+    fn after_tag(&self, index: usize) -> (usize, bool) {
+        let bytes = self.game.bytes;
+        let from = self.game.lexed.tag_values.get(index).map_or(0, |v| v.1);
+        match memchr::memchr(b'\n', bytes.get(from..).unwrap_or_default()) {
+            Some(n) => (from + n + 1, false),
+            None => (bytes.len(), true),
+        }
+    }
+}
+
+/// `{pgn-arbiter: CODE: what}`, safe inside a PGN comment.
+fn comment(kind: Kind, what: &str) -> String {
+    let what: String = what
+        .chars()
+        .map(|c| match c {
+            '}' => ')',
+            '\r' | '\n' => ' ',
+            c => c,
+        })
+        .collect();
+    format!("{{{MARK}{}: {what}}}", kind.code())
+}
+
+/// Whether a comment written by `--fix` for `kind` already follows `at`
+/// (so that fixing a fixed copy changes nothing).
+fn already_commented(bytes: &[u8], at: usize, kind: Kind) -> bool {
+    let rest = bytes.get(at..).unwrap_or_default();
+    let rest = &rest[rest.len() - rest.trim_ascii_start().len()..];
+    rest.strip_prefix(b"{")
+        .is_some_and(|r| r.starts_with(format!("{MARK}{}:", kind.code()).as_bytes()))
+}
+
+/// Back from a move token over white space and its move number (`12.`,
+/// `12...`), so that a cut or a comment goes before the number.
+fn before_number(bytes: &[u8], start: usize) -> usize {
+    let head = bytes.get(..start).unwrap_or_default();
+    let trimmed = head.trim_ascii_end();
+    let dots = trimmed.iter().rev().take_while(|&&b| b == b'.').count();
+    if dots == 0 {
+        return start;
+    }
+    let before_dots = &trimmed[..trimmed.len() - dots];
+    let digits = before_dots
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let number_start = before_dots.len() - digits;
+    let bounded = number_start == 0
+        || before_dots
+            .get(number_start - 1)
+            .is_some_and(|&b| lexer::is_token_end(b) && b != b'.');
+    if digits > 0 && bounded {
+        number_start
+    } else {
+        start
+    }
+}
+
+/// After a move token and the annotation glyphs stuck to it (`!`, `?`).
+fn after_token(bytes: &[u8], end: usize) -> usize {
+    let rest = bytes.get(end..).unwrap_or_default();
+    end + rest.iter().take_while(|&&b| b == b'!' || b == b'?').count()
+}
+
+/// The game written back with its corrections. `blank` is what precedes
+/// the game in the input (blank lines), written first as it is. Only
+/// findings whose kind `keep` accepts (the report's selection) justify a
+/// change.
+pub fn rewrite(
+    blank: &[u8],
+    game: &RawGame<'_>,
+    verdict: &Verdict,
+    findings: &[Finding],
+    keep: &dyn Fn(Kind) -> bool,
+) -> Fixed {
+    let has = |kind: Kind| keep(kind) && findings.iter().any(|f| f.kind == kind);
+    let eol = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut fix = Rewrite {
+        game,
+        eol,
+        edits: Vec::new(),
+        changes: Vec::new(),
+        head: Vec::new(),
+    };
+    let sans = &game.lexed.sans;
+    // The moves that count: up to an automatic end with moves after it.
+    let played_past = [
+        Kind::PlayedPastFivefold,
+        Kind::PlayedPastSeventyFiveMoves,
+        Kind::PlayedPastDeadPosition,
+    ]
+    .into_iter()
+    .find(|&k| has(k));
+    let cut = verdict.ended_at.zip(played_past);
+    let kept = cut.map_or(sans.len(), |(at, _)| at);
+
+    let mut tags_added = Vec::new();
+    if has(Kind::MissingTag) {
+        for (name, value) in &ROSTER[..6] {
+            if game.tags.find(name).is_none() {
+                tags_added.push((*name, *value));
+            }
+        }
+    }
+    let result = result_targets(game, verdict, findings, &has);
+    if let Some((_, Some(value))) = result.tag
+        && game.tags.find("Result").is_none()
+    {
+        tags_added.push(("Result", value));
+    }
+    add_tags(&mut fix, &tags_added);
+    if !tags_added.is_empty() {
+        let list: Vec<String> = tags_added
+            .iter()
+            .filter(|(name, _)| *name != "Result")
+            .map(|(name, value)| format!("[{name} \"{value}\"]"))
+            .collect();
+        if !list.is_empty() {
+            let what = format!("added {}", list.join(", "));
+            let text = fix.change(Kind::MissingTag, game.line, what);
+            fix.head.push(text);
+        }
+    }
+
+    // PlyCount, when wrong or when moves are removed.
+    if let Some((index, value)) = game.tags.find("PlyCount")
+        && (has(Kind::PlyCountMismatch) || cut.is_some())
+    {
+        let stated = std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        if stated != Some(kept)
+            && let Some(&(start, end)) = game.lexed.tag_values.get(index)
+        {
+            let kind = if has(Kind::PlyCountMismatch) {
+                Kind::PlyCountMismatch
+            } else {
+                cut.map_or(Kind::PlyCountMismatch, |(_, k)| k)
+            };
+            let what = format!("PlyCount \"{}\" changed to \"{kept}\"", excerpt(value, 20));
+            fix.edit(start, end, kept.to_string());
+            let text = fix.change(kind, game.tag_line(index), what);
+            fix.head.push(text);
+        }
+    }
+
+    // The result: the Result tag and the termination marker.
+    result_edits(&mut fix, &result, verdict);
+
+    // The moves: standard SAN, or a comment where the replay stops.
+    let replayable = !matches!(
+        verdict.board_end,
+        BoardEnd::NotReplayed | BoardEnd::IllegalMove
+    ) || cut.is_some();
+    if replayable {
+        if has(Kind::NonStandardSan) || has(Kind::WrongCheckSuffix) {
+            standard_moves(&mut fix, kept, &has);
+        }
+    } else {
+        mark_stop(&mut fix, verdict, findings);
+    }
+
+    // Moves after an automatic end.
+    if let Some((at, kind)) = cut
+        && let Some(first) = sans.get(at)
+    {
+        let start = before_number(game.bytes, first.start);
+        let end = match game.lexed.marker {
+            Some(m) if m.start >= start => m.start,
+            _ => game.bytes.trim_ascii_end().len().max(start),
+        };
+        let removed = kept_plies_text(sans.len() - at);
+        let what = format!("{removed} recorded after the game ended by itself removed");
+        let text = fix.change(kind, first.line, what);
+        let gap = if game.lexed.marker.is_some_and(|m| m.start >= start) {
+            " "
+        } else {
+            ""
+        };
+        fix.edit(start, end, format!("{text}{gap}"));
+    }
+
+    // Comments about the game as a whole, before its first move: on lines
+    // of their own when the movetext begins a line, else on its line; where
+    // a tag line runs into the movetext, before the marker or at the end.
+    if !fix.head.is_empty() {
+        let eol = fix.eol;
+        let mut at = movetext_start(game);
+        let mut layout = line_layout(game.bytes, at);
+        if layout == Layout::InTagLine {
+            at = match game.lexed.marker {
+                Some(m) if m.start >= at => m.start,
+                _ => game.bytes.trim_ascii_end().len(),
+            };
+            layout = Layout::Inline;
+        }
+        let at_end = at >= game.bytes.trim_ascii_end().len();
+        let text = match layout {
+            _ if at_end => format!("{eol}{}", fix.head.join(eol)),
+            Layout::LineStart => format!("{}{eol}", fix.head.join(eol)),
+            _ => format!("{} ", fix.head.join(" ")),
+        };
+        // Before a marker added at the same place.
+        fix.ranked(at, at, 0, text);
+    }
+
+    let mut bytes = Vec::with_capacity(blank.len() + game.bytes.len() + 64);
+    bytes.extend_from_slice(blank);
+    if fix.edits.is_empty() {
+        bytes.extend_from_slice(game.bytes);
+    } else {
+        // Insertions at one place keep the order they were made in.
+        fix.edits.sort_by_key(|e| (e.start, e.end, e.rank));
+        let mut pos = 0;
+        for edit in &fix.edits {
+            if edit.start < pos {
+                continue; // Overlaps an earlier edit: never made.
+            }
+            bytes.extend_from_slice(game.bytes.get(pos..edit.start).unwrap_or_default());
+            bytes.extend_from_slice(&edit.text);
+            pos = edit.end.max(edit.start);
+        }
+        bytes.extend_from_slice(game.bytes.get(pos..).unwrap_or_default());
+    }
+    fix.changes.sort_by_key(|c| c.line);
+    Fixed {
+        bytes,
+        changes: fix.changes,
+    }
+}
+
+fn kept_plies_text(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_owned()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// New tag lines, each after the roster tag before it (or before the first
+/// tag), in roster order.
+fn add_tags(fix: &mut Rewrite<'_, '_>, added: &[(&str, &str)]) {
+    let game = fix.game;
+    let eol = fix.eol;
+    if added.is_empty() {
+        return;
+    }
+    if game.tags.is_empty() {
+        let mut text = String::new();
+        for (name, value) in added {
+            text.push_str(&format!("[{name} \"{value}\"]{eol}"));
+        }
+        text.push_str(eol);
+        // Before the comments about the game, which go before its moves.
+        fix.ranked(0, 0, 0, text);
+        return;
+    }
+    for &(name, value) in added {
+        let order = ROSTER.iter().position(|r| r.0 == name).unwrap_or(0);
+        // The last roster tag before this one in roster order that the game has.
+        let before = ROSTER[..order]
+            .iter()
+            .rev()
+            .find_map(|r| game.tags.find(r.0).map(|(i, _)| i));
+        let line = format!("[{name} \"{value}\"]");
+        // After the roster tag before it, when that line ends before the
+        // movetext begins (not in a tag line that runs into movetext).
+        let before = before.filter(|&index| fix.after_tag(index).0 <= movetext_start(game));
+        match before {
+            Some(index) => {
+                let (at, no_break) = fix.after_tag(index);
+                let text = if no_break {
+                    format!("{eol}{line}")
+                } else {
+                    format!("{line}{eol}")
+                };
+                fix.edit(at, at, text);
+            }
+            None => fix.edit(0, 0, format!("{line}{eol}")),
+        }
+    }
+}
+
+/// What the Result tag and the marker should say, with the finding that
+/// justifies each; `None` leaves it as it is.
+struct ResultTargets {
+    tag: Option<(Kind, Option<&'static str>)>,
+    marker: Option<(Kind, &'static str)>,
+}
+
+fn outcome_str(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Known(known) => result_str(known),
+        Outcome::Unknown => "*",
+    }
+}
+
+fn result_targets(
+    game: &RawGame<'_>,
+    verdict: &Verdict,
+    findings: &[Finding],
+    has: &dyn Fn(Kind) -> bool,
+) -> ResultTargets {
+    let tag = game.tags.get("Result");
+    let tag_valid = tag.and_then(checks::result_value);
+    let marker = game.lexed.marker.map(|m| m.outcome);
+    // A win with no recorded cause may be a forfeit: its result is the
+    // arbiter's to decide.
+    let unexplained = findings
+        .iter()
+        .any(|f| f.kind == Kind::UnexplainedWinUnwinnable);
+    let decided = verdict.expected.filter(|_| !unexplained).map(result_str);
+    let why = RESULT_KINDS.iter().copied().find(|&k| has(k));
+    let mut out = ResultTargets {
+        tag: None,
+        marker: None,
+    };
+    let closed = game.lexed.unterminated_comment.is_none()
+        && !game
+            .lexed
+            .odd
+            .listed()
+            .iter()
+            .any(|o| o.what == lexer::Oddity::UnclosedVariation);
+    if let (Some(value), Some(why)) = (decided, why) {
+        if tag_valid.map(outcome_str) != Some(value) {
+            out.tag = Some((why, Some(value)));
+        }
+        if marker.map(outcome_str) != Some(value) && (marker.is_some() || closed) {
+            out.marker = Some((why, value));
+        }
+        return out;
+    }
+    if !has(Kind::MissingResult) {
+        return out;
+    }
+    if tag.is_none() {
+        let value = marker.map_or("*", outcome_str);
+        out.tag = Some((Kind::MissingResult, Some(value)));
+    }
+    if marker.is_none() && closed {
+        let value = tag_valid.map_or("*", outcome_str);
+        out.marker = Some((Kind::MissingResult, value));
+    }
+    out
+}
+
+fn result_edits(fix: &mut Rewrite<'_, '_>, targets: &ResultTargets, verdict: &Verdict) {
+    let game = fix.game;
+    let mut said = Vec::new();
+    if let Some((kind, Some(value))) = targets.tag {
+        match game.tags.find("Result") {
+            Some((index, old)) => {
+                if let Some(&(start, end)) = game.lexed.tag_values.get(index) {
+                    fix.edit(start, end, value);
+                    said.push((
+                        kind,
+                        game.tag_line(index),
+                        format!("Result tag \"{}\" changed to \"{value}\"", excerpt(old, 20)),
+                    ));
+                }
+            }
+            None => said.push((kind, game.line, format!("Result tag \"{value}\" added"))),
+        }
+    }
+    if let Some((kind, value)) = targets.marker {
+        match game.lexed.marker {
+            Some(m) => {
+                let old = game.text(m.start, m.end);
+                fix.edit(m.start, m.end, value);
+                said.push((
+                    kind,
+                    m.line,
+                    format!("termination marker {old} changed to {value}"),
+                ));
+            }
+            None => {
+                let end = game.bytes.trim_ascii_end().len();
+                let no_movetext = movetext_start(game) >= end;
+                let text = if no_movetext {
+                    format!("{}{value}", fix.eol)
+                } else {
+                    format!(" {value}")
+                };
+                fix.edit(end, end, text);
+                said.push((
+                    kind,
+                    game.lexed.end_line,
+                    format!("termination marker {value} added"),
+                ));
+            }
+        }
+    }
+    // One comment for the result, naming the first reason.
+    if let Some(&(kind, line, _)) = said.first() {
+        let what: Vec<&str> = said.iter().map(|s| s.2.as_str()).collect();
+        let reason = reason(kind, verdict.board_end);
+        let what = format!("{}{reason}", what.join("; "));
+        let text = fix.change(kind, line, what);
+        fix.head.push(text);
+    }
+}
+
+/// Why the result is what the board or the Laws decide, for the comment.
+fn reason(kind: Kind, end: BoardEnd) -> &'static str {
+    match (kind, end) {
+        (Kind::UnwinnableWinOnTime, _) => ": the flag fell, but the winner could not checkmate",
+        (Kind::UnwinnableWinByResignation, _) => {
+            ": the loser resigned, but the winner could not checkmate"
+        }
+        (Kind::BareKingWin, _) => ": a lone king cannot win",
+        (_, BoardEnd::Checkmate) => ": the game ended in checkmate",
+        (_, BoardEnd::Stalemate) => ": the game ended in stalemate",
+        (_, BoardEnd::DeadPosition) => ": the game ended in a dead position",
+        (_, BoardEnd::Fivefold) => ": the game ended by fivefold repetition",
+        (_, BoardEnd::SeventyFiveMoves) => ": the game ended by the 75-move rule",
+        _ => "",
+    }
+}
+
+/// Moves written in standard SAN where a finding says they are not.
+fn standard_moves(fix: &mut Rewrite<'_, '_>, kept: usize, has: &dyn Fn(Kind) -> bool) {
+    let game = fix.game;
+    let Some(mut pos) = checks::start_position(game) else {
+        return;
+    };
+    let sans = &game.lexed.sans;
+    let (forms, suffixes) = (has(Kind::NonStandardSan), has(Kind::WrongCheckSuffix));
+    for (index, token) in sans.iter().enumerate().take(kept) {
+        let Ok((m, form)) = lenient::resolve(token.san.san, &pos) else {
+            return;
+        };
+        let form = token.form.or(form);
+        let last = index + 1 == sans.len();
+        let before: Chess = pos.clone();
+        pos.play_unchecked(m);
+        let written = token.san.suffix;
+        let board = replay::board_suffix(&pos, last);
+        let wrong_suffix = (written.is_some() || last)
+            && board != written
+            && !(board == Some(shakmaty::san::Suffix::Check) && written.is_none());
+        let kind = if form.is_some() && forms {
+            Kind::NonStandardSan
+        } else if wrong_suffix && suffixes {
+            Kind::WrongCheckSuffix
+        } else {
+            continue;
+        };
+        let standard = SanPlus::from_move(before, m).to_string();
+        let old = game.text(token.start, token.end);
+        if old == standard {
+            continue;
+        }
+        fix.edit(token.start, token.end, standard.clone());
+        let text = fix.change(kind, token.line, format!("was \"{old}\""));
+        let at = after_token(game.bytes, token.end);
+        fix.edit(at, at, format!(" {text}"));
+    }
+}
+
+/// A comment on the move where the replay stops, or on the game when it
+/// cannot start; nothing else in the movetext changes.
+fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding]) {
+    let game = fix.game;
+    let first = |kinds: &[Kind]| {
+        findings
+            .iter()
+            .find(|f| kinds.contains(&f.kind))
+            .map(|f| f.kind)
+    };
+    if verdict.board_end == BoardEnd::NotReplayed {
+        if let Some(kind) = first(&[Kind::InvalidFen]) {
+            let mark = format!("{{{MARK}{}:", kind.code());
+            if memchr::memmem::find(game.bytes, mark.as_bytes()).is_none() {
+                let text = fix.change(
+                    kind,
+                    game.line,
+                    "the starting position is unknown or not legal, so the moves are left as written".to_owned(),
+                );
+                fix.head.push(text);
+            }
+        }
+        return;
+    }
+    let stop = match checks::start_position(game)
+        .map(|start| replay::replay(&start, &game.lexed.sans, &mut replay::Unobserved))
+        .and_then(|r| r.stopped)
+    {
+        Some(stopped) => game.lexed.sans.get(stopped.index).map(|t| {
+            let kind = match stopped.failure {
+                replay::Failure::Illegal => Kind::IllegalMove,
+                replay::Failure::Ambiguous => Kind::AmbiguousMove,
+            };
+            (kind, t.line, t.end)
+        }),
+        None => game
+            .lexed
+            .stop
+            .filter(|s| s.kind == StopKind::Malformed)
+            .map(|s| (Kind::MalformedMove, s.line, s.end)),
+    };
+    let Some((kind, line, end)) = stop else {
+        return;
+    };
+    let at = after_token(game.bytes, end);
+    if already_commented(game.bytes, at, kind) {
+        return;
+    }
+    let text = fix.change(
+        kind,
+        line,
+        "the game cannot be replayed from this move on, so its moves and result are left as written".to_owned(),
+    );
+    fix.edit(at, at, format!(" {text}"));
+}
+
+/// What stands before a place on its line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Nothing but blanks.
+    LineStart,
+    /// Other movetext (a comment).
+    Inline,
+    /// A tag: the tag line runs into the movetext.
+    InTagLine,
+}
+
+fn line_layout(bytes: &[u8], at: usize) -> Layout {
+    let head = bytes.get(..at).unwrap_or_default();
+    let line = memchr::memrchr(b'\n', head).map_or(head, |n| &head[n + 1..]);
+    let line = line.trim_ascii();
+    if line.is_empty() {
+        Layout::LineStart
+    } else if line.starts_with(b"[") {
+        Layout::InTagLine
+    } else {
+        Layout::Inline
+    }
+}
+
+/// Where the movetext begins: before the first move (and its number), the
+/// first unreadable token, the first variation or the marker, whichever
+/// comes first; else the end of the game's text.
+fn movetext_start(game: &RawGame<'_>) -> usize {
+    let lexed = game.lexed;
+    let first_move = lexed
+        .sans
+        .first()
+        .map(|t| before_number(game.bytes, t.start));
+    [
+        first_move,
+        lexed.marker.map(|m| m.start),
+        lexed.stop.map(|s| s.start),
+        lexed.variations.map(|v| v.start),
+    ]
+    .into_iter()
+    .flatten()
+    .min()
+    .unwrap_or_else(|| game.bytes.trim_ascii_end().len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuts_go_before_the_move_number() {
+        let text = b"[A \"b\"]\n\n1. e4 e5 2... Nf3 {c} 3.Nc3 ";
+        let at = |token: &str| {
+            let t = memchr::memmem::find(text, token.as_bytes()).unwrap();
+            before_number(text, t)
+        };
+        let find = |s: &str| memchr::memmem::find(text, s.as_bytes()).unwrap();
+        assert_eq!(at("e4"), find("1. e4"));
+        assert_eq!(at("e5"), find("e5"));
+        assert_eq!(at("Nf3"), find("2... Nf3"));
+        assert_eq!(at("Nc3"), find("3.Nc3"));
+    }
+}
