@@ -48,6 +48,15 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub summary: Option<PathBuf>,
 
+    /// Also write the audit page to this file: one self-contained HTML
+    /// page for a person (it prints to PDF) with what was audited, totals
+    /// per code and the rule each rests on, a table per event and round,
+    /// and the games with findings, errors first, each with a board of
+    /// the position it is about and the changes --fix made. Written whole
+    /// when the run ends.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+
     /// Also write a corrected copy of the input to OUT (plain PGN): every
     /// game in input order, with the corrections the findings justify and
     /// nothing else, each explained by a `{pgn-arbiter: CODE: what

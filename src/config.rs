@@ -30,6 +30,8 @@ pub struct Config {
     pub games: Option<Output>,
     /// The summary as JSON, if asked for.
     pub summary: Option<Output>,
+    /// The audit page, if asked for.
+    pub html: Option<Output>,
     /// `--fix`: where each input's corrected copy goes.
     pub fix: Option<Vec<Option<PathBuf>>>,
     /// Findings at or above this make the exit status 1; `None` never.
@@ -113,6 +115,7 @@ impl Config {
             "strict_tags": cli.strict_tags,
             "no_duplicates": cli.no_duplicates,
             "raw_csv": cli.raw_csv,
+            "html": cli.html.as_ref().map(|p| p.display().to_string()),
             "fix": cli.fix.as_ref().map(|p| p.display().to_string()),
             "jobs": jobs,
         });
@@ -129,9 +132,11 @@ impl Config {
         let findings = cli.findings.map_or(Output::Stdout, Output::from_path);
         let games = cli.games.map(Output::from_path);
         let summary = cli.summary.map(Output::from_path);
+        let html = cli.html.map(Output::from_path);
         let mut outputs = vec![("--findings", &findings)];
         outputs.extend(games.as_ref().map(|g| ("--games", g)));
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
+        outputs.extend(html.as_ref().map(|h| ("--html", h)));
         output::check(&inputs, &outputs).map_err(|e| UsageError(e.to_string()))?;
         let reports: Vec<&Output> = outputs.iter().map(|(_, o)| *o).collect();
         let fix = cli
@@ -145,6 +150,7 @@ impl Config {
             findings,
             games,
             summary,
+            html,
             fix,
             fail_on,
             edition: match cli.rules {

@@ -41,11 +41,11 @@ impl fmt::Display for Severity {
 }
 
 macro_rules! kinds {
-    ($( $(#[$doc:meta])* $variant:ident => $code:literal, $severity:ident, $source:expr; )*) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $code:literal, $severity:ident, $source:expr; )*) => {
         /// Every kind of finding the tool can report.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
-            $( $(#[$doc])* $variant, )*
+            $( $(#[doc = $doc])* $variant, )*
         }
 
         impl Kind {
@@ -55,6 +55,11 @@ macro_rules! kinds {
             /// The stable kebab-case code.
             pub fn code(self) -> &'static str {
                 match self { $(Kind::$variant => $code,)* }
+            }
+
+            /// What it means, in a sentence (its documentation).
+            pub fn description(self) -> &'static str {
+                match self { $(Kind::$variant => concat!($($doc),*).trim_ascii(),)* }
             }
 
             /// How serious this kind is.
@@ -374,6 +379,19 @@ mod tests {
         assert_eq!(listed.unlisted(), Some((5, &MAX_LISTED)));
         listed.clear();
         assert!(listed.listed().is_empty() && listed.unlisted().is_none());
+    }
+
+    #[test]
+    fn every_kind_describes_itself() {
+        for kind in Kind::ALL {
+            let text = kind.description();
+            assert!(text.len() > 20 && text.ends_with('.'), "{kind}: {text:?}");
+            assert!(!text.contains("  "), "{kind}: {text:?}");
+        }
+        assert_eq!(
+            Kind::IllegalMove.description(),
+            "The SAN names no legal move in the position."
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::{
 };
 
 pub mod cell;
+pub mod page;
 
 pub use self::cell::{CELL_MAX, cell};
 
@@ -611,6 +612,8 @@ pub struct Report {
     copies: Option<Copies>,
     /// Counts so far.
     pub summary: Summary,
+    /// The audit page's contents, when one is written (`--html`).
+    pub page: Option<page::Page>,
 }
 
 impl Report {
@@ -645,6 +648,7 @@ impl Report {
             selection: Selection::default(),
             copies: None,
             summary: Summary::default(),
+            page: None,
         })
     }
 
@@ -667,7 +671,11 @@ impl Report {
             (Some(copies), Some(fp)) => copies.see(fp, file_name, number, game),
             _ => Vec::new(),
         };
-        if game.findings.is_empty() && across.is_empty() && self.games.is_none() {
+        if game.findings.is_empty()
+            && across.is_empty()
+            && self.games.is_none()
+            && self.page.is_none()
+        {
             // Nothing to write: the counts only (most games of most runs).
             self.summary.count_game(game.verdict.plies);
             return Ok(());
@@ -687,6 +695,7 @@ impl Report {
             text(&game.result),
         );
         let mut counts = [0usize; 3];
+        let mut shown = Vec::new();
         for f in game.findings.iter().chain(&across) {
             if !self.selection.keeps(f.kind) {
                 continue;
@@ -699,6 +708,9 @@ impl Report {
             {
                 self.summary.in_baseline += 1;
                 continue;
+            }
+            if self.page.is_some() {
+                shown.push(f);
             }
             let severity = f.kind.severity();
             counts[severity as usize] += 1;
@@ -733,6 +745,22 @@ impl Report {
             })?;
         }
         self.summary.count_game(game.verdict.plies);
+        if let Some(page) = &mut self.page {
+            let facts = page::GameFacts {
+                file: file_name,
+                number,
+                line: game.line,
+                white: &game.white,
+                black: &game.black,
+                event: &game.event,
+                site: &game.site,
+                round: &game.round,
+                date: &game.date,
+                result: &game.result,
+                changes: game.fixed.as_ref().map_or(&[], |f| &f.changes),
+            };
+            page.game(&facts, &shown, self.edition);
+        }
         if let Some(games) = &mut self.games {
             games.serialize(GameRow {
                 file: &file,

@@ -19,7 +19,7 @@ use crate::{
     checks,
     config::Config,
     read::input::{self, Source},
-    report::Report,
+    report::{self, Report},
 };
 
 /// How a run ended, as the exit status says it.
@@ -123,9 +123,10 @@ fn stdout_closed(to_file: bool) -> Status {
     }
 }
 
-/// Writes the JSON summary and puts it in place: whole, also when the run
-/// is not complete (it says so itself).
-fn write_summary(out: output::Opened, json: &str) -> io::Result<()> {
+/// Writes an output made at the end of a run (the JSON summary, the audit
+/// page) and puts it in place: whole, also when the run is not complete (it
+/// says so itself).
+fn write_whole(out: output::Opened, json: &str) -> io::Result<()> {
     let (mut writer, file) = out.into_parts();
     writer.write_all(json.as_bytes())?;
     writer.flush()?;
@@ -142,6 +143,7 @@ struct Outputs {
     report: Report,
     commit: output::Commit,
     summary: Option<output::Opened>,
+    html: Option<output::Opened>,
     /// Whether any output is a file (standard output closing early then
     /// matters).
     to_file: bool,
@@ -159,9 +161,11 @@ impl Outputs {
         let findings = open(&config.findings)?;
         let games = config.games.as_ref().map(open).transpose()?;
         let summary = config.summary.as_ref().map(open).transpose()?;
+        let html = config.html.as_ref().map(open).transpose()?;
         let to_file = findings.is_file()
             || games.as_ref().is_some_and(output::Opened::is_file)
-            || summary.as_ref().is_some_and(output::Opened::is_file);
+            || summary.as_ref().is_some_and(output::Opened::is_file)
+            || html.as_ref().is_some_and(output::Opened::is_file);
         if to_file {
             output::clean_up_on_signals();
         }
@@ -185,10 +189,14 @@ impl Outputs {
         if !config.no_duplicates {
             report.find_duplicates();
         }
+        if html.is_some() {
+            report.page = Some(Default::default());
+        }
         Ok(Outputs {
             report,
             commit,
             summary,
+            html,
             to_file,
         })
     }
@@ -367,7 +375,7 @@ pub fn run(config: &Config) -> Status {
         &config.inputs,
         config.jobs,
         judging,
-        config.games.is_some(),
+        config.games.is_some() || config.html.is_some(),
         fix_selection,
         &counter,
         &mut |checked| sink.take(checked),
@@ -394,6 +402,7 @@ fn finish(
         mut report,
         commit,
         summary: summary_out,
+        html,
         to_file,
     } = outputs;
     let finished = report.finish();
@@ -419,8 +428,26 @@ fn finish(
             config.edition.name(),
             config.options.clone(),
         );
-        if let Err(err) = write_summary(out, &json) {
+        if let Err(err) = write_whole(out, &json) {
             eprintln!("pgn-arbiter: cannot write the summary: {err}");
+            return Status::Trouble;
+        }
+    }
+    if let (Some(out), Some(page)) = (html, &report.page) {
+        let today = checks::header::today();
+        let date = format!(
+            "{:04}-{:02}-{:02}",
+            today / 10000,
+            today / 100 % 100,
+            today % 100
+        );
+        let run = report::page::RunFacts {
+            edition: config.edition,
+            date: &date,
+            complete,
+        };
+        if let Err(err) = write_whole(out, &page.render(summary, &run)) {
+            eprintln!("pgn-arbiter: cannot write the audit page: {err}");
             return Status::Trouble;
         }
     }

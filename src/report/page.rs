@@ -1,0 +1,573 @@
+//! `--html FILE`: the audit page, for a person to read and attach to a
+//! report. One self-contained file (no script, no network, no external
+//! style or font; boards are inline SVG), well-formed XML as well as HTML,
+//! that prints to PDF: what was audited, totals per severity and per code
+//! with the rule each rests on, a table per event and round, then the games
+//! with findings, errors first, each finding with its message and a board
+//! of the position it is about, and the changes `--fix` made.
+//!
+//! Memory stays bounded whatever the run: the page keeps at most
+//! `MAX_GAMES` games and `MAX_ROUNDS` event rounds, and says how many more
+//! there were (the CSV reports have them all).
+
+use std::{collections::BTreeMap, fmt::Write as _};
+
+use super::Summary;
+use crate::{
+    board::rules::Edition,
+    finding::{Finding, Kind, Severity},
+    fix::Change,
+};
+
+/// Games with findings the page shows (errors first).
+pub const MAX_GAMES: usize = 300;
+/// Event rounds the page counts.
+pub const MAX_ROUNDS: usize = 1000;
+/// Findings shown per game.
+const MAX_FINDINGS: usize = 30;
+/// Boards drawn per game.
+const MAX_BOARDS: usize = 6;
+
+/// One finding as the page shows it.
+#[derive(Debug, Clone)]
+struct Shown {
+    severity: Severity,
+    code: &'static str,
+    rule: &'static str,
+    line: u64,
+    mv: String,
+    message: String,
+    fen: String,
+}
+
+/// One game with findings.
+#[derive(Debug, Clone)]
+struct Card {
+    file: String,
+    number: u64,
+    line: u64,
+    white: String,
+    black: String,
+    event: String,
+    round: String,
+    date: String,
+    result: String,
+    findings: Vec<Shown>,
+    more: usize,
+    changes: Vec<Change>,
+}
+
+/// Counts of one round of one event.
+#[derive(Debug, Clone, Copy, Default)]
+struct Round {
+    games: u64,
+    by_severity: [u64; 3],
+}
+
+/// What the page needs of the game being written.
+pub struct GameFacts<'a> {
+    /// The input's name.
+    pub file: &'a str,
+    /// The game's number in its input.
+    pub number: u64,
+    /// Its first line.
+    pub line: u64,
+    /// Tag values.
+    pub white: &'a str,
+    /// Black tag.
+    pub black: &'a str,
+    /// Event tag.
+    pub event: &'a str,
+    /// Site tag (an event is its name and site).
+    pub site: &'a str,
+    /// Round tag.
+    pub round: &'a str,
+    /// Date tag.
+    pub date: &'a str,
+    /// Result tag.
+    pub result: &'a str,
+    /// The changes `--fix` made.
+    pub changes: &'a [Change],
+}
+
+/// The page's contents, gathered as games are written.
+#[derive(Debug, Default)]
+pub struct Page {
+    errors: Vec<Card>,
+    others: Vec<Card>,
+    /// Games with findings not kept.
+    left_out: u64,
+    rounds: BTreeMap<(String, String), Round>,
+    /// Games of rounds not counted (past `MAX_ROUNDS`).
+    rounds_left_out: u64,
+}
+
+impl Page {
+    /// One game and the findings reported on it.
+    pub fn game(&mut self, facts: &GameFacts<'_>, findings: &[&Finding], edition: Edition) {
+        let mut counts = [0u64; 3];
+        for f in findings {
+            counts[f.kind.severity() as usize] += 1;
+        }
+        // The round number, before any board number (`3.1`).
+        let round = facts.round.split('.').next().unwrap_or_default().trim();
+        let key = (
+            format!("{} ({})", facts.event, facts.site),
+            round.to_owned(),
+        );
+        let slot = if self.rounds.len() < MAX_ROUNDS || self.rounds.contains_key(&key) {
+            Some(self.rounds.entry(key).or_default())
+        } else {
+            None
+        };
+        match slot {
+            Some(r) => {
+                r.games += 1;
+                for (n, c) in r.by_severity.iter_mut().zip(counts) {
+                    *n += c;
+                }
+            }
+            None => self.rounds_left_out += 1,
+        }
+        if findings.is_empty() && facts.changes.is_empty() {
+            return;
+        }
+        let has_error = counts[Severity::Error as usize] > 0;
+        let list = if has_error {
+            &mut self.errors
+        } else {
+            &mut self.others
+        };
+        if list.len() >= MAX_GAMES {
+            self.left_out += 1;
+            return;
+        }
+        // Most serious first, then in the order of the record.
+        let mut sorted: Vec<&&Finding> = findings.iter().collect();
+        sorted.sort_by_key(|f| std::cmp::Reverse(f.kind.severity()));
+        let shown = sorted
+            .iter()
+            .take(MAX_FINDINGS)
+            .map(|f| Shown {
+                severity: f.kind.severity(),
+                code: f.kind.code(),
+                rule: f.rule.cite(edition),
+                line: f.line,
+                mv: f
+                    .mv
+                    .as_ref()
+                    .map(|m| format!("{}{}", m.number, m.san))
+                    .unwrap_or_default(),
+                message: f.message.clone(),
+                fen: f.fen.clone(),
+            })
+            .collect();
+        list.push(Card {
+            file: facts.file.to_owned(),
+            number: facts.number,
+            line: facts.line,
+            white: facts.white.to_owned(),
+            black: facts.black.to_owned(),
+            event: facts.event.to_owned(),
+            round: facts.round.to_owned(),
+            date: facts.date.to_owned(),
+            result: facts.result.to_owned(),
+            findings: shown,
+            more: findings.len().saturating_sub(MAX_FINDINGS),
+            changes: facts.changes.to_vec(),
+        });
+    }
+
+    /// The page.
+    pub fn render(&self, summary: &Summary, run: &RunFacts<'_>) -> String {
+        let mut out = String::with_capacity(1 << 16);
+        let title = format!("pgn-arbiter audit: {}", counted(summary.games, "game"));
+        let _ = write!(
+            out,
+            "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+            esc(&title),
+            esc(&title)
+        );
+        self.audited(&mut out, summary, run);
+        totals(&mut out, summary, run.edition);
+        self.rounds_table(&mut out);
+        self.cards(&mut out);
+        out.push_str("</body>\n</html>\n");
+        out
+    }
+
+    fn audited(&self, out: &mut String, summary: &Summary, run: &RunFacts<'_>) {
+        out.push_str("<section>\n<h2>What was audited</h2>\n<table class=\"facts\">\n");
+        let mut row = |k: &str, v: String| {
+            let _ = writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", esc(k), esc(&v));
+        };
+        row(
+            "Files",
+            format!(
+                "{} ({} plies)",
+                counted(summary.files, "file"),
+                summary.plies
+            ),
+        );
+        row("Games", summary.games.to_string());
+        row("Rules", run.edition.name().to_owned());
+        row("Run on", run.date.to_owned());
+        row("pgn-arbiter", env!("CARGO_PKG_VERSION").to_owned());
+        if !run.complete {
+            row(
+                "Complete",
+                "no: an input could not be read to its end, so this page covers only what was read"
+                    .to_owned(),
+            );
+        }
+        if let Some(fixed) = &summary.fixed {
+            row(
+                "Corrected copy",
+                format!(
+                    "{} changed, {} in all",
+                    counted(fixed.games, "game"),
+                    counted(fixed.changes, "change")
+                ),
+            );
+        }
+        out.push_str("</table>\n<ul class=\"files\">\n");
+        for input in summary.inputs.iter().take(50) {
+            let _ = writeln!(
+                out,
+                "<li><code>{}</code>: {}, {}</li>",
+                esc(&input.name),
+                counted(input.games, "game"),
+                counted(input.findings, "finding")
+            );
+        }
+        if summary.inputs.len() > 50 {
+            let _ = writeln!(out, "<li>and {} more files</li>", summary.inputs.len() - 50);
+        }
+        out.push_str("</ul>\n</section>\n");
+    }
+
+    fn rounds_table(&self, out: &mut String) {
+        out.push_str("<section>\n<h2>Events and rounds</h2>\n<table>\n<thead><tr><th>Event (site)</th><th>Round</th><th>Games</th><th>Errors</th><th>Warnings</th><th>Infos</th></tr></thead>\n<tbody>\n");
+        for ((event, round), r) in &self.rounds {
+            let cell = |severity: Severity| {
+                let n = r.by_severity[severity as usize];
+                let class = if n > 0 { severity.as_str() } else { "none" };
+                format!("<td class=\"n {class}\">{n}</td>")
+            };
+            let _ = writeln!(
+                out,
+                "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td>{}{}{}</tr>",
+                esc(event),
+                esc(round),
+                r.games,
+                cell(Severity::Error),
+                cell(Severity::Warning),
+                cell(Severity::Info)
+            );
+        }
+        out.push_str("</tbody>\n</table>\n");
+        if self.rounds_left_out > 0 {
+            let _ = writeln!(
+                out,
+                "<p>{} in further event rounds are not counted here (the page counts {MAX_ROUNDS} rounds; the games report has every game).</p>",
+                counted(self.rounds_left_out, "game")
+            );
+        }
+        out.push_str("</section>\n");
+    }
+
+    fn cards(&self, out: &mut String) {
+        out.push_str("<section>\n<h2>Games with findings, errors first</h2>\n");
+        if self.errors.is_empty() && self.others.is_empty() {
+            out.push_str("<p>No game has a finding.</p>\n");
+        }
+        for card in self.errors.iter().chain(&self.others) {
+            card_html(out, card);
+        }
+        if self.left_out > 0 {
+            let _ = writeln!(
+                out,
+                "<p>{} more with findings are not shown (the page shows {MAX_GAMES} with errors and {MAX_GAMES} others; the findings report has them all).</p>",
+                counted(self.left_out, "game")
+            );
+        }
+        out.push_str("</section>\n");
+    }
+}
+
+/// Facts of the run for the page.
+pub struct RunFacts<'a> {
+    /// The rule edition.
+    pub edition: Edition,
+    /// The run's day, `YYYY-MM-DD`.
+    pub date: &'a str,
+    /// Whether every input was read to its end.
+    pub complete: bool,
+}
+
+fn totals(out: &mut String, summary: &Summary, edition: Edition) {
+    out.push_str("<section>\n<h2>Findings</h2>\n<p class=\"badges\">");
+    for severity in [Severity::Error, Severity::Warning, Severity::Info] {
+        let n = summary.by_severity.get(&severity).copied().unwrap_or(0);
+        let _ = write!(
+            out,
+            "<span class=\"badge {s}\">{n} {s}{}</span> ",
+            if n == 1 { "" } else { "s" },
+            s = severity.as_str()
+        );
+    }
+    out.push_str("</p>\n<table>\n<thead><tr><th>Code</th><th>Severity</th><th>Findings</th><th>Rule</th><th>What it means</th></tr></thead>\n<tbody>\n");
+    let mut kinds: Vec<(&Kind, &u64)> = summary.by_kind.iter().collect();
+    kinds.sort_by_key(|(k, n)| (std::cmp::Reverse(k.severity()), std::cmp::Reverse(**n)));
+    for (kind, n) in kinds {
+        let _ = writeln!(
+            out,
+            "<tr><td><code>{}</code></td><td class=\"{s}\">{s}</td><td class=\"n\">{n}</td><td>{}</td><td>{}</td></tr>",
+            kind.code(),
+            esc(kind.source().cite(edition)),
+            esc(&kind.description().replace('`', "")),
+            s = kind.severity().as_str()
+        );
+    }
+    out.push_str("</tbody>\n</table>\n</section>\n");
+}
+
+fn card_html(out: &mut String, card: &Card) {
+    let worst = card
+        .findings
+        .iter()
+        .map(|f| f.severity)
+        .max()
+        .map_or("change", Severity::as_str);
+    let _ = writeln!(
+        out,
+        "<article class=\"game sev-{worst}\">\n<h3>{} – {} <span class=\"result\">{}</span></h3>\n<p class=\"where\"><code>{}</code>, game {}, line {} · {} · round {} · {}</p>",
+        esc(&card.white),
+        esc(&card.black),
+        esc(&card.result),
+        esc(&card.file),
+        card.number,
+        card.line,
+        esc(&card.event),
+        esc(&card.round),
+        esc(&card.date)
+    );
+    if !card.findings.is_empty() {
+        out.push_str("<table class=\"findings\">\n<thead><tr><th>Severity</th><th>Code</th><th>Rule</th><th>Line</th><th>Move</th><th>What was found</th></tr></thead>\n<tbody>\n");
+        for f in &card.findings {
+            let _ = writeln!(
+                out,
+                "<tr><td class=\"{s}\">{s}</td><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+                f.code,
+                esc(f.rule),
+                f.line,
+                esc(&f.mv),
+                esc(&f.message),
+                s = f.severity.as_str()
+            );
+        }
+        out.push_str("</tbody>\n</table>\n");
+    }
+    if card.more > 0 {
+        let _ = writeln!(
+            out,
+            "<p>{} more in the findings report.</p>",
+            counted(card.more as u64, "finding")
+        );
+    }
+    let boards: Vec<&Shown> = card
+        .findings
+        .iter()
+        .filter(|f| !f.fen.is_empty())
+        .take(MAX_BOARDS)
+        .collect();
+    if !boards.is_empty() {
+        out.push_str("<div class=\"boards\">\n");
+        for f in boards {
+            let caption = if f.mv.is_empty() {
+                f.code.to_owned()
+            } else {
+                format!("{}: before {}", f.code, f.mv)
+            };
+            let _ = writeln!(
+                out,
+                "<figure>{}<figcaption>{}</figcaption></figure>",
+                board_svg(&f.fen),
+                esc(&caption)
+            );
+        }
+        out.push_str("</div>\n");
+    }
+    if !card.changes.is_empty() {
+        out.push_str("<p class=\"changes-title\">Changed in the corrected copy:</p>\n<ul class=\"changes\">\n");
+        for c in &card.changes {
+            let _ = writeln!(
+                out,
+                "<li>line {}: <code>{}</code>: {}</li>",
+                c.line,
+                c.kind.code(),
+                esc(&c.what)
+            );
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</article>\n");
+}
+
+/// A board diagram of a FEN's placement, as inline SVG (white at the
+/// bottom), with file and rank letters.
+pub fn board_svg(fen: &str) -> String {
+    const SQ: usize = 26;
+    let placement = fen.split(' ').next().unwrap_or_default();
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\" viewBox=\"0 0 {w} {w}\" width=\"{w}\" height=\"{w}\" role=\"img\"><title>{}</title>",
+        esc(fen),
+        w = SQ * 8 + 14
+    );
+    for rank in 0..8 {
+        for file in 0..8 {
+            let light = (rank + file) % 2 == 0;
+            let _ = write!(
+                svg,
+                "<rect x=\"{}\" y=\"{}\" width=\"{SQ}\" height=\"{SQ}\" fill=\"{}\"/>",
+                14 + file * SQ,
+                rank * SQ,
+                if light { "#f0d9b5" } else { "#b58863" }
+            );
+        }
+    }
+    for (rank, row) in placement.split('/').take(8).enumerate() {
+        let mut file = 0;
+        for c in row.chars() {
+            if let Some(skip) = c.to_digit(10) {
+                file += skip as usize;
+                continue;
+            }
+            if file >= 8 {
+                break;
+            }
+            if let Some(glyph) = glyph(c) {
+                let _ = write!(
+                    svg,
+                    "<text x=\"{}\" y=\"{}\" class=\"piece\">{glyph}</text>",
+                    14 + file * SQ + SQ / 2,
+                    rank * SQ + SQ - 5
+                );
+            }
+            file += 1;
+        }
+    }
+    for i in 0..8 {
+        let _ = write!(
+            svg,
+            "<text x=\"5\" y=\"{}\" class=\"coord\">{}</text><text x=\"{}\" y=\"{}\" class=\"coord\">{}</text>",
+            i * SQ + SQ / 2 + 4,
+            8 - i,
+            14 + i * SQ + SQ / 2,
+            SQ * 8 + 11,
+            (b'a' + i as u8) as char
+        );
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+fn glyph(piece: char) -> Option<char> {
+    Some(match piece {
+        'K' => '♔',
+        'Q' => '♕',
+        'R' => '♖',
+        'B' => '♗',
+        'N' => '♘',
+        'P' => '♙',
+        'k' => '♚',
+        'q' => '♛',
+        'r' => '♜',
+        'b' => '♝',
+        'n' => '♞',
+        'p' => '♟',
+        _ => return None,
+    })
+}
+
+/// Text made safe in HTML and XML: markup characters escaped, control
+/// characters (which XML does not allow) replaced.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\t' | '\n' => out.push(' '),
+            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn counted(n: u64, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
+const STYLE: &str = "
+body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 13px; color: #222; margin: 24px auto; max-width: 1100px; padding: 0 16px; }
+h1 { font-size: 22px; margin-bottom: 4px; }
+h2 { font-size: 17px; border-bottom: 2px solid #444; padding-bottom: 3px; margin-top: 28px; }
+h3 { font-size: 14px; margin: 0 0 4px 0; }
+table { border-collapse: collapse; margin: 8px 0; }
+th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: left; vertical-align: top; }
+th { background: #eee; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table.facts th { width: 130px; }
+.error { color: #b00020; font-weight: bold; }
+.warning { color: #8a5a00; }
+.info { color: #235a97; }
+.badge { display: inline-block; padding: 3px 10px; border-radius: 10px; border: 1px solid #999; margin-right: 6px; font-weight: bold; }
+.badge.error { background: #fde7ea; } .badge.warning { background: #fff4dc; } .badge.info { background: #e6f0fb; }
+article.game { border: 1px solid #bbb; border-left: 6px solid #888; padding: 8px 12px; margin: 12px 0; page-break-inside: avoid; break-inside: avoid; }
+article.game.sev-error { border-left-color: #b00020; } article.game.sev-warning { border-left-color: #d49500; } article.game.sev-info { border-left-color: #235a97; }
+article.game .result { font-weight: normal; color: #555; }
+.where { color: #555; margin: 0 0 6px 0; }
+table.findings { width: 100%; }
+.boards { display: flex; flex-wrap: wrap; gap: 12px; }
+figure { margin: 4px 0; }
+figcaption { font-size: 11px; color: #555; text-align: center; }
+svg.board .piece { font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols2', serif; font-size: 22px; text-anchor: middle; }
+svg.board .coord { font-size: 9px; fill: #555; text-anchor: middle; }
+ul.changes { margin: 2px 0 0 0; } .changes-title { margin: 6px 0 0 0; font-weight: bold; }
+code { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; white-space: nowrap; }
+@media print { body { margin: 0; max-width: none; font-size: 11px; } h2 { page-break-after: avoid; } }
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_place_pieces_by_fen() {
+        let svg = board_svg("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert_eq!(svg.matches("class=\"piece\"").count(), 3);
+        // The white king on e1: file e (x of its centre), bottom rank.
+        assert!(
+            svg.contains("<text x=\"131\" y=\"203\" class=\"piece\">♔</text>"),
+            "{svg}"
+        );
+        assert!(svg.contains(">♚<"));
+    }
+
+    #[test]
+    fn text_is_escaped_for_html_and_xml() {
+        assert_eq!(
+            esc("<a href='x'>&\"\u{1}"),
+            "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\u{fffd}"
+        );
+    }
+}

@@ -1,0 +1,105 @@
+//! `--html`: the audit page of a small tournament file (games of the FIDE
+//! Women's World Rapid 2024 broadcast), with two more fixtures beside it
+//! for errors, boards and the changes `--fix` made. The page is compared
+//! with `fixtures/page/tournament.html` (the run's day and the version
+//! masked; `BLESS=1 cargo test --test page` rewrites it, and it opens in a
+//! browser for review), parsed as XML, and checked to name every code the
+//! findings report has and to load nothing from elsewhere.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::{fs, path::Path, process::Command};
+
+const INPUTS: [&str; 3] = [
+    "page/tournament.pgn",
+    "structure/round-checks.pgn",
+    "results/contradicts-checkmate-and-stalemate.pgn",
+];
+
+/// The page with the facts that change from run to run masked.
+fn masked(page: &str) -> String {
+    let mut out = page.to_owned();
+    for th in ["<th>Run on</th><td>", "<th>pgn-arbiter</th><td>"] {
+        if let Some(at) = out.find(th) {
+            let start = at + th.len();
+            let end = start + out[start..].find("</td>").unwrap();
+            out.replace_range(start..end, "(masked)");
+        }
+    }
+    out
+}
+
+#[test]
+fn the_audit_page_of_a_tournament() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let tmp = tempfile::tempdir().unwrap();
+    let page_path = tmp.path().join("audit.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .current_dir(&fixtures)
+        .args(["-q", "--html"])
+        .arg(&page_path)
+        .arg("--fix")
+        .arg(tmp.path().join("fixed"))
+        .args(INPUTS)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = fs::read_to_string(&page_path).unwrap();
+
+    // Well-formed: it parses as XML (XHTML), so every element is closed.
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&page, options).unwrap();
+    let names: Vec<&str> = doc.descendants().map(|n| n.tag_name().name()).collect();
+    assert!(!names.contains(&"script") && !names.contains(&"link") && !names.contains(&"img"));
+    for node in doc.descendants() {
+        for attr in node.attributes() {
+            assert!(
+                !matches!(attr.name(), "src" | "href"),
+                "the page loads {}",
+                attr.value()
+            );
+        }
+    }
+    assert!(names.contains(&"svg"), "no board drawn");
+
+    // Every code of the findings report, every event, and the changes.
+    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    let mut codes = std::collections::BTreeSet::new();
+    for row in reader.records() {
+        codes.insert(row.unwrap()[12].to_owned());
+    }
+    assert!(codes.len() >= 5, "{codes:?}");
+    for code in &codes {
+        assert!(
+            page.contains(&format!("<code>{code}</code>")),
+            "{code} not on the page"
+        );
+    }
+    assert!(page.contains("FIDE Women’s World Rapid Championships 2024"));
+    assert!(page.contains("Changed in the corrected copy"));
+    // Errors come first.
+    let first_error = page.find("sev-error").unwrap();
+    let first_other = page.find("sev-warning").or(page.find("sev-info")).unwrap();
+    assert!(first_error < first_other);
+
+    let expected = fixtures.join("page/tournament.html");
+    let page = masked(&page).replace(&fixtures.display().to_string(), "fixtures");
+    if std::env::var_os("BLESS").is_some() {
+        fs::write(&expected, &page).unwrap();
+        return;
+    }
+    let want = fs::read_to_string(&expected).unwrap();
+    assert!(
+        want == page,
+        "{} differs from the page:\n{page}",
+        expected.display()
+    );
+}
