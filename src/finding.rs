@@ -183,6 +183,10 @@ impl fmt::Display for Kind {
     }
 }
 
+/// How every comment `--fix` writes begins (`{pgn-arbiter: CODE: ...}`):
+/// the audit knows such a comment for what it is.
+pub const FIX_MARK: &str = "pgn-arbiter: ";
+
 /// Findings of one kind listed per game at most (tag lines that are not
 /// tags, wrong check suffixes: the kinds that can repeat within a game). The
 /// rest are counted in one more finding of the same kind, so that one game

@@ -111,7 +111,7 @@ const ROSTER: [(&str, &str); 7] = [
 ];
 
 /// The prefix of every comment written.
-pub const MARK: &str = "pgn-arbiter: ";
+pub use crate::finding::FIX_MARK as MARK;
 
 /// A replacement of `start..end` of the game's bytes.
 #[derive(Debug)]

@@ -24,7 +24,8 @@
 //!   justify, each explained by a comment (`run::fixed` writes the copies).
 //! - `selection`, `report`: which findings are reported (`--select`,
 //!   `--ignore`, `--baseline`), both CSV reports in input order with
-//!   spreadsheet-safe cells (`report::cell`), and the summary.
+//!   spreadsheet-safe cells (`report::cell`), the counts
+//!   (`report::summary`) and the audit page (`report::page`, `--html`).
 //! - `run`: the run itself (`run::run`: outputs opened, the sink that
 //!   writes in input order, the end with the exit status), the reader
 //!   thread, the workers and the ordered writer

@@ -100,6 +100,10 @@ fn loser_clock_at_zero(game: &RawGame<'_>, start_turn: Color, loser: Color) -> b
 fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
     let (start, end) = game.lexed.last_comment()?;
     let text = String::from_utf8_lossy(game.bytes.get(start..end)?).to_ascii_lowercase();
+    // What `--fix` wrote says what it changed, not how the game ended.
+    if text.trim_start().starts_with(crate::finding::FIX_MARK) {
+        return None;
+    }
     let has = |words: &[&str]| words.iter().any(|w| text.contains(w));
     Some(
         if has(&[
@@ -215,6 +219,11 @@ mod tests {
                 HowEnded::Repetition,
             ),
             ("1. e4 e5 1-0", WHITE_WINS, HowEnded::Unknown),
+            (
+                "1. e4 e5 {pgn-arbiter: unwinnable-win-by-resignation: changed} 1-0",
+                WHITE_WINS,
+                HowEnded::Unknown,
+            ),
             ("1. e4 e5 *", Some(None), HowEnded::Unterminated),
         ];
         for (pgn, result, want) in cases {

@@ -1,7 +1,8 @@
 //! The two CSV reports (findings, one row each; games, one row each) written
-//! in input order, and the run's summary counts.
+//! in input order, with the run's summary counts (`summary`) and the audit
+//! page (`page`) gathered as they go.
 
-use std::{borrow::Cow, collections::BTreeMap, io::Write, time::Duration};
+use std::{borrow::Cow, io::Write};
 
 use serde::Serialize;
 
@@ -16,8 +17,12 @@ use crate::{
 
 pub mod cell;
 pub mod page;
+pub mod summary;
 
-pub use self::cell::{CELL_MAX, cell};
+pub use self::{
+    cell::{CELL_MAX, cell},
+    summary::{FixCounts, InputCounts, Summary},
+};
 
 /// Reads a report back as strict CSV (every row as wide as the header) and
 /// checks every cell as `cell` promises it: never a formula, no control
@@ -390,212 +395,6 @@ fn result_text(code: u32) -> &'static str {
         .and_then(|i| RESULTS.get(i))
         .copied()
         .unwrap_or("no result")
-}
-
-/// Counts of one input.
-#[derive(Debug, Default, Clone, Serialize)]
-pub struct InputCounts {
-    /// The input's name, as the `file` column has it.
-    pub name: String,
-    /// Whether it was read to its end.
-    pub complete: bool,
-    /// Why not, when it was not.
-    pub problem: Option<String>,
-    /// Games reported.
-    pub games: u64,
-    /// Plies replayed.
-    pub plies: u64,
-    /// Findings reported.
-    pub findings: u64,
-    /// Findings per severity, by name.
-    pub by_severity: BTreeMap<&'static str, u64>,
-    /// Findings per code.
-    pub by_code: BTreeMap<&'static str, u64>,
-}
-
-/// Counts for the summary and the exit status.
-#[derive(Debug, Default, Clone)]
-pub struct Summary {
-    /// Inputs read to their end or failed.
-    pub files: u64,
-    /// Games reported.
-    pub games: u64,
-    /// Plies replayed.
-    pub plies: u64,
-    /// Findings per severity.
-    pub by_severity: BTreeMap<Severity, u64>,
-    /// Findings per code.
-    pub by_kind: BTreeMap<Kind, u64>,
-    /// Operational problems (unreadable inputs, corrupt streams).
-    pub problems: u64,
-    /// Findings left out because the baseline has them.
-    pub in_baseline: u64,
-    /// Counts per input, in input order; the one being written is last.
-    pub inputs: Vec<InputCounts>,
-    /// What `--fix` changed; `None` without it.
-    pub fixed: Option<FixCounts>,
-}
-
-/// What `--fix` changed in a run.
-#[derive(Debug, Default, Clone, Serialize)]
-pub struct FixCounts {
-    /// Games written with at least one change.
-    pub games: u64,
-    /// Changes made.
-    pub changes: u64,
-    /// Changes per code of the finding each corrects.
-    pub by_code: BTreeMap<&'static str, u64>,
-}
-
-impl FixCounts {
-    /// Counts one game's changes.
-    pub fn count(&mut self, changes: &[crate::fix::Change]) {
-        if changes.is_empty() {
-            return;
-        }
-        self.games += 1;
-        for change in changes {
-            self.changes += 1;
-            *self.by_code.entry(change.kind.code()).or_default() += 1;
-        }
-    }
-}
-
-/// One word or its plural, with the number: "1 file", "2 files".
-fn counted(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-impl Summary {
-    /// Counts from now on go to this input as well.
-    pub fn begin_input(&mut self, name: &str) {
-        let by_severity = [Severity::Error, Severity::Warning, Severity::Info]
-            .into_iter()
-            .map(|s| (s.as_str(), 0))
-            .collect();
-        self.inputs.push(InputCounts {
-            name: name.to_owned(),
-            by_severity,
-            ..InputCounts::default()
-        });
-    }
-
-    /// The summary as JSON (`--summary`): the run (`rules`, `options`,
-    /// whether it is `complete`), the totals and the counts per input.
-    pub fn json(
-        &self,
-        elapsed: Duration,
-        complete: bool,
-        rules: &str,
-        options: serde_json::Value,
-    ) -> String {
-        let secs = elapsed.as_secs_f64();
-        let by_severity: BTreeMap<&str, u64> = [Severity::Error, Severity::Warning, Severity::Info]
-            .into_iter()
-            .map(|s| (s.as_str(), self.by_severity.get(&s).copied().unwrap_or(0)))
-            .collect();
-        let by_code: BTreeMap<&str, u64> =
-            self.by_kind.iter().map(|(k, n)| (k.code(), *n)).collect();
-        let value = serde_json::json!({
-            "version": env!("CARGO_PKG_VERSION"),
-            "rules": rules,
-            "options": options,
-            "complete": complete,
-            "elapsed_seconds": secs,
-            "games_per_second": if secs > 0.0 { self.games as f64 / secs } else { 0.0 },
-            "total": {
-                "files": self.files,
-                "games": self.games,
-                "plies": self.plies,
-                "findings": by_severity.values().sum::<u64>(),
-                "by_severity": by_severity,
-                "by_code": by_code,
-                "duplicates": by_code.get(Kind::DuplicateGame.code()).copied().unwrap_or(0),
-                "left_out_by_baseline": self.in_baseline,
-                "input_problems": self.problems,
-                "fixed": self.fixed,
-            },
-            "inputs": self.inputs,
-        });
-        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        text.push('\n');
-        text
-    }
-
-    /// One more game of `plies` plies, in the total and its input's.
-    pub fn count_game(&mut self, plies: usize) {
-        self.games += 1;
-        self.plies += plies as u64;
-        if let Some(input) = self.inputs.last_mut() {
-            input.games += 1;
-            input.plies += plies as u64;
-        }
-    }
-
-    /// The input being written has been read: to its end, or not (`problem`).
-    pub fn end_input(&mut self, problem: Option<String>) {
-        self.files += 1;
-        if let Some(input) = self.inputs.last_mut() {
-            input.complete = problem.is_none();
-            input.problem = problem;
-        }
-    }
-
-    /// Findings at or above a severity.
-    pub fn at_least(&self, severity: Severity) -> u64 {
-        self.by_severity.range(severity..).map(|(_, n)| *n).sum()
-    }
-
-    /// The summary lines for stderr.
-    pub fn render(&self, elapsed: Duration, rules: &str) -> String {
-        let secs = elapsed.as_secs_f64();
-        let rate = if secs > 0.0 {
-            self.games as f64 / secs
-        } else {
-            0.0
-        };
-        let count = |s| self.by_severity.get(&s).copied().unwrap_or(0);
-        let mut out = format!(
-            "pgn-arbiter: {}, {}, {}; {}, {}, {}; rules {rules}; {secs:.2} s, {rate:.0} games/s\n",
-            counted(self.files, "file", "files"),
-            counted(self.games, "game", "games"),
-            counted(self.plies, "ply", "plies"),
-            counted(count(Severity::Error), "error", "errors"),
-            counted(count(Severity::Warning), "warning", "warnings"),
-            counted(count(Severity::Info), "info", "infos"),
-        );
-        for (kind, n) in &self.by_kind {
-            out.push_str(&format!(
-                "  {n:>10}  {} ({})\n",
-                kind.code(),
-                kind.severity()
-            ));
-        }
-        if let Some(fixed) = &self.fixed {
-            out.push_str(&format!(
-                "  --fix: {} corrected, {}\n",
-                counted(fixed.games, "game", "games"),
-                counted(fixed.changes, "change", "changes")
-            ));
-        }
-        if self.in_baseline > 0 {
-            out.push_str(&format!(
-                "  {} finding(s) left out: the baseline has them\n",
-                self.in_baseline
-            ));
-        }
-        if self.problems > 0 {
-            out.push_str(&format!(
-                "  {} input problem(s), reported above\n",
-                self.problems
-            ));
-        }
-        out
-    }
 }
 
 /// Writes both reports.

@@ -12,7 +12,7 @@
 
 use std::{collections::BTreeMap, fmt::Write as _};
 
-use super::Summary;
+use super::summary::Summary;
 use crate::{
     board::rules::Edition,
     finding::{Finding, Kind, Severity},
