@@ -350,11 +350,15 @@ pub fn rewrite(
         let mut at = movetext_start(game);
         let mut layout = line_layout(game.bytes, at);
         if layout == Layout::InTagLine {
-            at = match game.lexed.marker {
-                Some(m) if m.start >= at => m.start,
-                _ => game.bytes.trim_ascii_end().len(),
+            // Before the marker, unless its line reads as a tag pair (as
+            // python-chess reads `[White ""A B""]`): then on a line of
+            // their own after the game.
+            (at, layout) = match game.lexed.marker {
+                Some(m) if m.start >= at && !reads_as_tag(line_of(game.bytes, m.start)) => {
+                    (m.start, Layout::Inline)
+                }
+                _ => (game.bytes.trim_ascii_end().len(), Layout::InTagLine),
             };
-            layout = Layout::Inline;
         }
         let at_end = at >= game.bytes.trim_ascii_end().len();
         let text = match layout {
@@ -538,12 +542,19 @@ fn result_edits(fix: &mut Rewrite<'_, '_>, targets: &ResultTargets, verdict: &Ve
             }
             None => {
                 let end = game.bytes.trim_ascii_end().len();
-                let no_movetext = movetext_start(game) >= end;
-                let text = if no_movetext {
+                // Not on a tag's line: python-chess reads a line that
+                // starts with '[' as tags.
+                let mut text = if line_of(game.bytes, end.saturating_sub(1)).starts_with(b"[") {
                     format!("{}{value}", fix.eol)
                 } else {
                     format!(" {value}")
                 };
+                // A blank line before the next game's tags, as the game now
+                // ends there (readers that end a game at a blank line).
+                let breaks = game.bytes[end..].iter().filter(|&&b| b == b'\n').count();
+                if breaks < 2 {
+                    text.push_str(fix.eol);
+                }
                 fix.edit(end, end, text);
                 said.push((
                     kind,
@@ -664,6 +675,11 @@ fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding])
     let Some((kind, line, end)) = stop else {
         return;
     };
+    // Never within a line that reads as a tag pair (`[White ""A B""]`,
+    // where pgn-reader ends the tag early and python-chess does not).
+    if reads_as_tag(line_of(game.bytes, end)) {
+        return;
+    }
     let at = after_token(game.bytes, end);
     if already_commented(game.bytes, at, kind) {
         return;
@@ -674,6 +690,31 @@ fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding])
         "the game cannot be replayed from this move on, so its moves and result are left as written".to_owned(),
     );
     fix.edit(at, at, format!(" {text}"));
+}
+
+/// The line around a byte offset, without its line break, trimmed.
+fn line_of(bytes: &[u8], at: usize) -> &[u8] {
+    let at = at.min(bytes.len());
+    let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |n| n + 1);
+    let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+    bytes[start..end].trim_ascii()
+}
+
+/// Whether a line reads as one tag pair to a reader that takes a whole
+/// line `[Name "..."]` as a tag (python-chess), whatever the quotes within.
+fn reads_as_tag(line: &[u8]) -> bool {
+    let Some(inner) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"\"]")) else {
+        return false;
+    };
+    let name_end = inner
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || b"_+#=:-".contains(b)))
+        .unwrap_or(inner.len());
+    name_end > 0
+        && inner[name_end..]
+            .trim_ascii_start()
+            .first()
+            .is_some_and(|&b| b == b'"')
 }
 
 /// What stands before a place on its line.
@@ -724,6 +765,15 @@ fn movetext_start(game: &RawGame<'_>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_that_read_as_tags() {
+        assert!(reads_as_tag(b"[White \"\"Socrates Expert\"\"]"));
+        assert!(reads_as_tag(b"[Event \"x\"]"));
+        assert!(!reads_as_tag(b"[Result \"1-0\"] e4 *"));
+        assert!(!reads_as_tag(b"1. e4 e5"));
+        assert_eq!(line_of(b"a\nb c\nd", 3), b"b c");
+    }
 
     #[test]
     fn cuts_go_before_the_move_number() {
