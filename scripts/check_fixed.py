@@ -17,6 +17,7 @@ import collections
 import csv
 import gzip
 import io
+import logging
 import lzma
 import os
 import subprocess
@@ -71,6 +72,8 @@ def pairs(inputs, copies):
 
 
 def main():
+    # python-chess logs each error it meets; the counts are what matter here.
+    logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
     inputs, copies, games_csv = sys.argv[1:4]
     ours = collections.Counter(row["file"] for row in csv.DictReader(open(games_csv, encoding="utf-8")))
     failed = checked = 0

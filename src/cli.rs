@@ -64,8 +64,9 @@ pub struct Cli {
     /// after an automatic end removed, missing roster tags added as `?`,
     /// PlyCount corrected, moves written in standard SAN. With several
     /// inputs OUT is a directory (created if needed) where each copy keeps
-    /// its path below the inputs' common directory. Never written over an
-    /// input; put in place only when the run completes.
+    /// its path below the inputs' common directory; `-` is standard
+    /// output. Never written over an input; put in place only when the run
+    /// completes.
     #[arg(long, value_name = "OUT")]
     pub fix: Option<PathBuf>,
 

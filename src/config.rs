@@ -33,7 +33,7 @@ pub struct Config {
     /// The audit page, if asked for.
     pub html: Option<Output>,
     /// `--fix`: where each input's corrected copy goes.
-    pub fix: Option<Vec<Option<PathBuf>>>,
+    pub fix: Option<Vec<Option<Output>>>,
     /// Findings at or above this make the exit status 1; `None` never.
     pub fail_on: Option<Severity>,
     /// The rule edition.

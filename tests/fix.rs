@@ -429,3 +429,63 @@ fn the_shared_corpora_fixed() {
     assert!(rows.len() > 1000);
     assert!(left.is_empty(), "{}", left.join("\n"));
 }
+
+#[test]
+fn a_copy_can_go_to_standard_output() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pgn = tmp.path().join("a.pgn");
+    fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0\n",
+    )
+    .unwrap();
+    let findings = tmp.path().join("f.csv");
+    let out = bin()
+        .args(["-q", "--fail-on", "never", "--findings"])
+        .arg(&findings)
+        .args(["--fix", "-"])
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let copy = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        copy.contains("4. Qxf7# {pgn-arbiter: wrong-check-suffix: was \"Qxf7\"} 1-0"),
+        "{copy}"
+    );
+    // Not beside a report on standard output.
+    let out = bin().args(["-q", "--fix", "-"]).arg(&pgn).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_copy_is_not_written_when_standard_output_closes_early() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pgn = tmp.path().join("many.pgn");
+    fs::write(&pgn, "[White \"A\"]\n\n1. e4 Ke5 *\n\n".repeat(50_000)).unwrap();
+    let copy = tmp.path().join("copy.pgn");
+    let mut child = bin()
+        .args(["-q", "--fix"])
+        .arg(&copy)
+        .arg(&pgn)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut head = [0u8; 512];
+    std::io::Read::read_exact(&mut stdout, &mut head).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2));
+    assert!(!copy.exists());
+    assert_eq!(
+        fs::read_dir(tmp.path()).unwrap().count(),
+        1,
+        "a temporary file was left"
+    );
+}

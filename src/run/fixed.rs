@@ -1,7 +1,8 @@
 //! `--fix OUT`: where each input's corrected copy goes, and the copies
 //! written as the games come, in input order.
 //!
-//! One input: OUT is the copy (unless OUT is a directory already). Several
+//! `-`: every copy to standard output, in input order. One input: OUT is
+//! the copy (unless OUT is a directory already). Several
 //! inputs: OUT is a directory, created if needed, and each copy keeps its
 //! input's path below the inputs' nearest common directory (standard input
 //! is `stdin.pgn`), without a compression suffix: copies are plain PGN.
@@ -32,7 +33,16 @@ pub fn plan(
     inputs: &[Input],
     out: &Path,
     reports: &[&Output],
-) -> Result<Vec<Option<PathBuf>>, String> {
+) -> Result<Vec<Option<Output>>, String> {
+    if out.as_os_str() == "-" {
+        if reports.contains(&&Output::Stdout) {
+            return Err(
+                "--fix - and a report cannot both go to standard output: give the report a file (--findings FILE)"
+                    .to_owned(),
+            );
+        }
+        return Ok(vec![Some(Output::Stdout); inputs.len()]);
+    }
     let as_dir = out.is_dir() || inputs.len() > 1;
     let targets: Vec<Option<PathBuf>> = if as_dir {
         let files: Vec<PathBuf> = inputs
@@ -112,7 +122,7 @@ pub fn plan(
             ));
         }
     }
-    Ok(targets)
+    Ok(targets.into_iter().map(|t| t.map(Output::File)).collect())
 }
 
 /// The deepest directory holding every path.
@@ -152,7 +162,7 @@ struct Copy {
 
 /// The corrected copies of a run.
 pub struct FixFiles {
-    targets: Vec<Option<PathBuf>>,
+    targets: Vec<Option<Output>>,
     current: Option<Copy>,
     /// Closed copies, and why each is not whole (if it is not).
     closed: Vec<(Option<Pending>, Option<String>)>,
@@ -162,7 +172,7 @@ pub struct FixFiles {
 
 impl FixFiles {
     /// Copies to go to `targets` (from `plan`), one per input.
-    pub fn new(targets: Vec<Option<PathBuf>>) -> FixFiles {
+    pub fn new(targets: Vec<Option<Output>>) -> FixFiles {
         let broken = vec![None; targets.len()];
         FixFiles {
             targets,
@@ -180,12 +190,13 @@ impl FixFiles {
         let Some(Some(target)) = self.targets.get(input) else {
             return Ok(());
         };
-        if let Some(dir) = target.parent()
+        if let Output::File(path) = target
+            && let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
         {
             fs::create_dir_all(dir)?;
         }
-        let (writer, pending) = Opened::open(&Output::File(target.clone()))?.into_parts();
+        let (writer, pending) = Opened::open(target)?.into_parts();
         self.current = Some(Copy {
             input,
             writer,
@@ -258,13 +269,17 @@ impl FixFiles {
         }
         whole.commit()?;
         for (pending, why) in partial {
-            let target = pending.as_ref().map(|p| p.target().display().to_string());
+            let Some(target) = pending.as_ref().map(|p| p.target().display().to_string()) else {
+                messages.push(format!(
+                    "the corrected copy written to standard output is not whole ({why})"
+                ));
+                continue;
+            };
             let mut one = Commit::default();
             one.add(pending);
             for path in one.commit_partial()? {
                 messages.push(format!(
-                    "the corrected copy {} is not whole ({why}); it is left as {}",
-                    target.as_deref().unwrap_or(""),
+                    "the corrected copy {target} is not whole ({why}); it is left as {}",
                     path.display()
                 ));
             }
@@ -296,13 +311,18 @@ mod tests {
         let out = dir.path().join("out");
         let inputs = [file(&a.join("x.pgn")), file(&b.join("x.pgn.gz"))];
         let targets = plan(&inputs, &out, &[]).unwrap();
+        let file = |p: PathBuf| Some(Output::File(p));
         assert_eq!(
             targets,
-            [Some(out.join("a/x.pgn")), Some(out.join("b/x.pgn"))]
+            [file(out.join("a/x.pgn")), file(out.join("b/x.pgn"))]
         );
         // One input: OUT is the copy, and never an input.
         let one = plan(&inputs[..1], &dir.path().join("fixed.pgn"), &[]).unwrap();
-        assert_eq!(one, [Some(dir.path().join("fixed.pgn"))]);
+        assert_eq!(one, [file(dir.path().join("fixed.pgn"))]);
+        // `-`: standard output, unless a report goes there.
+        let stdout = plan(&inputs, Path::new("-"), &[]).unwrap();
+        assert_eq!(stdout, [Some(Output::Stdout), Some(Output::Stdout)]);
+        assert!(plan(&inputs, Path::new("-"), &[&Output::Stdout]).is_err());
         assert!(plan(&inputs[..1], &a.join("x.pgn"), &[]).is_err());
         assert!(plan(&inputs[..1], &dir.path().join("fixed.pgn.gz"), &[]).is_err());
         // A directory of inputs fixed into itself would overwrite them.

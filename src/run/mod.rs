@@ -115,7 +115,7 @@ impl io::Write for SharedBuf {
 fn stdout_closed(to_file: bool) -> Status {
     if to_file {
         eprintln!(
-            "pgn-arbiter: standard output was closed before the run ended; the report file was not written"
+            "pgn-arbiter: standard output was closed before the run ended; no report file or corrected copy was written"
         );
         Status::Trouble
     } else {
@@ -165,7 +165,13 @@ impl Outputs {
         let to_file = findings.is_file()
             || games.as_ref().is_some_and(output::Opened::is_file)
             || summary.as_ref().is_some_and(output::Opened::is_file)
-            || html.as_ref().is_some_and(output::Opened::is_file);
+            || html.as_ref().is_some_and(output::Opened::is_file)
+            || config
+                .fix
+                .iter()
+                .flatten()
+                .flatten()
+                .any(|o| matches!(o, Output::File(_)));
         if to_file {
             output::clean_up_on_signals();
         }
@@ -456,6 +462,7 @@ fn finish(
     }
     let fix = match fix {
         Ok(fix) => fix,
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return stdout_closed(to_file),
         Err(err) => {
             eprintln!("pgn-arbiter: cannot write the corrected copy: {err}");
             return Status::Trouble;
