@@ -115,7 +115,7 @@ impl io::Write for SharedBuf {
 fn stdout_closed(to_file: bool) -> Status {
     if to_file {
         eprintln!(
-            "pgn-arbiter: standard output was closed before the run ended; no report file or corrected copy was written"
+            "pgn-arbiter: standard output was closed before the run ended; the files of this run (reports, corrected copies) were not written"
         );
         Status::Trouble
     } else {
