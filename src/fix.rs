@@ -52,12 +52,9 @@ pub struct Change {
     pub what: String,
 }
 
-/// A game as `--fix` writes it: its bytes (the blank lines before it
-/// included) and the changes made.
+/// What `--fix` did to a game.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fixed {
-    /// The bytes to write.
-    pub bytes: Vec<u8>,
     /// The changes, in the order of the record.
     pub changes: Vec<Change>,
 }
@@ -220,16 +217,14 @@ fn after_token(bytes: &[u8], end: usize) -> usize {
     end + rest.iter().take_while(|&&b| b == b'!' || b == b'?').count()
 }
 
-/// The game written back with its corrections. `blank` is what precedes
-/// the game in the input (blank lines), written first as it is. Only
-/// findings whose kind `keep` accepts (the report's selection) justify a
-/// change.
+/// Writes the game to `out` with its corrections. Only findings whose
+/// kind `keep` accepts (the report's selection) justify a change.
 pub fn rewrite(
-    blank: &[u8],
     game: &RawGame<'_>,
     verdict: &Verdict,
     findings: &[Finding],
     keep: &dyn Fn(Kind) -> bool,
+    out: &mut Vec<u8>,
 ) -> Fixed {
     let has = |kind: Kind| keep(kind) && findings.iter().any(|f| f.kind == kind);
     let eol = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
@@ -370,8 +365,7 @@ pub fn rewrite(
         fix.ranked(at, at, 0, text);
     }
 
-    let mut bytes = Vec::with_capacity(blank.len() + game.bytes.len() + 64);
-    bytes.extend_from_slice(blank);
+    let bytes = out;
     if fix.edits.is_empty() {
         bytes.extend_from_slice(game.bytes);
     } else {
@@ -390,7 +384,6 @@ pub fn rewrite(
     }
     fix.changes.sort_by_key(|c| c.line);
     Fixed {
-        bytes,
         changes: fix.changes,
     }
 }

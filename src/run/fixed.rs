@@ -205,23 +205,21 @@ impl FixFiles {
         Ok(())
     }
 
-    /// Writes one game of `input` as `--fix` made it; a game that was not
-    /// read (too large) makes the copy incomplete.
-    pub fn game(&mut self, input: usize, game: &GameResult) -> io::Result<()> {
+    /// Writes games of `input` as `--fix` made them (`copy`); a game that
+    /// was not read (too large) makes the copy incomplete.
+    pub fn games(&mut self, input: usize, games: &[GameResult], copy: &[u8]) -> io::Result<()> {
         self.open(input)?;
-        match &game.fixed {
-            Some(fixed) => {
-                if let Some(copy) = &mut self.current {
-                    copy.writer.write_all(&fixed.bytes)?;
-                }
-            }
-            None => self.broken_input(
+        if let Some(game) = games.iter().find(|g| g.fixed.is_none()) {
+            self.broken_input(
                 input,
                 format!(
                     "the game at line {} is too large to read, so it could not be copied",
                     game.line
                 ),
-            ),
+            );
+        }
+        if let Some(current) = &mut self.current {
+            current.writer.write_all(copy)?;
         }
         Ok(())
     }
@@ -246,7 +244,7 @@ impl FixFiles {
             copy.writer.flush()?;
             drop(copy.writer);
             if let Some(pending) = &mut copy.pending {
-                pending.close()?;
+                pending.close();
             }
             let why = self.broken.get(copy.input).cloned().flatten();
             self.closed.push((copy.pending, why));

@@ -252,7 +252,7 @@ impl Sink<'_> {
     /// One piece of the pipeline's output; false stops the run.
     fn take(&mut self, checked: Checked) -> bool {
         match checked {
-            Checked::Games { input, games } => {
+            Checked::Games { input, games, copy } => {
                 self.begin(input);
                 if input != self.current {
                     self.current = input;
@@ -268,17 +268,17 @@ impl Sink<'_> {
                         self.write_error = Some(err);
                         return false;
                     }
-                    if let Some(fix) = &mut self.fix {
-                        if let Err(err) = fix.game(input, game) {
-                            self.fix_error = Some(err);
-                            return false;
-                        }
-                        if let (Some(counts), Some(fixed)) =
-                            (&mut self.report.summary.fixed, &game.fixed)
-                        {
-                            counts.count(&fixed.changes);
-                        }
+                    if let (Some(counts), Some(fixed)) =
+                        (&mut self.report.summary.fixed, &game.fixed)
+                    {
+                        counts.count(&fixed.changes);
                     }
+                }
+                if let Some(fix) = &mut self.fix
+                    && let Err(err) = fix.games(input, &games, &copy)
+                {
+                    self.fix_error = Some(err);
+                    return false;
                 }
                 self.bar
                     .set_position(self.counter.load(std::sync::atomic::Ordering::Relaxed));

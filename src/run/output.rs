@@ -260,14 +260,12 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// Makes the written file durable and closes it, for outputs written
-    /// one after another (a corrected copy per input) that must not hold a
-    /// descriptor each until the run ends.
-    pub fn close(&mut self) -> io::Result<()> {
-        if let Some(file) = self.file.take() {
-            file.sync_all()?;
-        }
-        Ok(())
+    /// Closes the written file, for outputs written one after another (a
+    /// corrected copy per input) that must not hold a descriptor each
+    /// until the run ends. It is made durable when committed (opened again
+    /// then), so that the run does not wait for the disk in the meantime.
+    pub fn close(&mut self) {
+        self.file = None;
     }
 
     /// The file it will become.
@@ -364,8 +362,10 @@ impl Commit {
     /// the first failure the rest are removed. Returns the paths written.
     fn rename(self, to: impl Fn(&Path) -> PathBuf) -> io::Result<Vec<PathBuf>> {
         for p in &self.0 {
-            if let Some(file) = &p.file {
-                file.sync_all()?;
+            match (&p.file, &p.temp) {
+                (Some(file), _) => file.sync_all()?,
+                (None, Some(temp)) => File::open(temp)?.sync_all()?,
+                (None, None) => {}
             }
         }
         // Hold the list so that a signal cannot remove files mid-way. Every

@@ -106,6 +106,8 @@ pub enum Checked {
         input: usize,
         /// The games, in order.
         games: Vec<GameResult>,
+        /// With `--fix`: the games as the corrected copy has them.
+        copy: Vec<u8>,
     },
     /// An operational problem.
     Problem {
@@ -154,7 +156,9 @@ impl Worker {
         match piece {
             Piece::Block(block) => {
                 let input = block.input;
-                self.check_parts(&block, &mut |games| emit(Checked::Games { input, games }))
+                self.check_parts(&block, &mut |games, copy| {
+                    emit(Checked::Games { input, games, copy })
+                })
             }
             Piece::Problem { input, message } => emit(Checked::Problem { input, message }),
             Piece::InputDone(input) => emit(Checked::InputDone(input)),
@@ -166,6 +170,7 @@ impl Worker {
             } => emit(Checked::Games {
                 input,
                 games: vec![self.too_large(&head, line, size)],
+                copy: Vec::new(),
             }),
         }
     }
@@ -205,7 +210,7 @@ impl Worker {
     /// the lexer.
     pub fn check_block(&mut self, block: &Block) -> Vec<GameResult> {
         let mut all = Vec::new();
-        self.check_parts(block, &mut |games| {
+        self.check_parts(block, &mut |games, _| {
             all.extend(games);
             true
         });
@@ -214,14 +219,17 @@ impl Worker {
 
     /// Checks every game of a block, handing the results on in parts of at
     /// most `PART_GAMES`, so that a block of a hundred thousand tiny games
-    /// never holds all their results at once.
+    /// never holds all their results at once. With `--fix`, each part
+    /// comes with its games as the corrected copy has them, blank lines
+    /// between them included.
     fn check_parts(
         &mut self,
         block: &Block,
-        emit: &mut dyn FnMut(Vec<GameResult>) -> bool,
+        emit: &mut dyn FnMut(Vec<GameResult>, Vec<u8>) -> bool,
     ) -> bool {
         let bytes = &block.bytes[..];
         let mut out = Vec::new();
+        let mut copy = Vec::new();
         let mut pos = 0;
         let mut line = block.first_line;
         loop {
@@ -230,17 +238,13 @@ impl Worker {
             let rest = bytes.get(start..).unwrap_or_default();
             if rest.is_empty() {
                 // Blank lines after the last game go with it.
-                if let Some(fixed) = out
-                    .last_mut()
-                    .and_then(|g: &mut GameResult| g.fixed.as_mut())
-                {
-                    fixed
-                        .bytes
-                        .extend_from_slice(slice(bytes, pos, bytes.len()));
+                if self.fix.is_some() {
+                    copy.extend_from_slice(slice(bytes, pos, bytes.len()));
                 }
                 break;
             }
-            if out.len() == PART_GAMES && !emit(std::mem::take(&mut out)) {
+            if out.len() == PART_GAMES && !emit(std::mem::take(&mut out), std::mem::take(&mut copy))
+            {
                 return false;
             }
             let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
@@ -253,19 +257,20 @@ impl Worker {
             let mut result = check_game(&game, self.judging, &mut self.history, self.all_rows);
             if let Some(selection) = &self.fix {
                 let keep = |kind| selection.keeps(kind);
+                copy.extend_from_slice(slice(bytes, pos, start));
                 result.fixed = Some(fix::rewrite(
-                    slice(bytes, pos, start),
                     &game,
                     &result.verdict,
                     &result.findings,
                     &keep,
+                    &mut copy,
                 ));
             }
             out.push(result);
             line = self.lexed.end_line;
             pos = start + end;
         }
-        out.is_empty() || emit(out)
+        out.is_empty() || emit(out, copy)
     }
 }
 
