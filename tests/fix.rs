@@ -315,7 +315,8 @@ fn several_inputs_are_fixed_into_a_directory() {
     fs::write(b.join("x.pgn"), "[White \"B\"]\n\n1. d4 *\n").unwrap();
     let out_dir = tmp.path().join("out");
     let out = bin()
-        .args(["-q", "--fail-on", "never", "--fix"])
+        .args(["-q", "--fail-on", "never", "--findings", "/dev/null"])
+        .args(["--summary", "-", "--fix"])
         .arg(&out_dir)
         .arg(tmp.path().join("in"))
         .output()
@@ -326,6 +327,13 @@ fn several_inputs_are_fixed_into_a_directory() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The summary counts what was changed.
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fixed = &summary["total"]["fixed"];
+    assert_eq!(fixed["games"], 2, "{summary}");
+    assert_eq!(fixed["by_code"]["missing-tag"], 2, "{summary}");
+    assert_eq!(fixed["by_code"]["missing-result"], 2, "{summary}");
+    assert_eq!(fixed["changes"], 4, "{summary}");
     let a = fs::read_to_string(out_dir.join("a/x.pgn")).unwrap();
     let b = fs::read_to_string(out_dir.join("b/x.pgn")).unwrap();
     assert!(
