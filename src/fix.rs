@@ -162,13 +162,15 @@ impl Rewrite<'_, '_> {
     }
 }
 
-/// `{pgn-arbiter: CODE: what}`, safe inside a PGN comment.
+/// `{pgn-arbiter: CODE: what}`, safe inside a PGN comment and ASCII (so
+/// that it is the same text in any file's encoding).
 fn comment(kind: Kind, what: &str) -> String {
     let what: String = what
         .chars()
         .map(|c| match c {
             '}' => ')',
-            '\r' | '\n' => ' ',
+            c if c.is_ascii_control() => ' ',
+            c if !c.is_ascii() => '?',
             c => c,
         })
         .collect();
@@ -758,6 +760,14 @@ fn movetext_start(game: &RawGame<'_>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn comments_are_ascii_and_closed_once() {
+        assert_eq!(
+            comment(Kind::PlyCountMismatch, "PlyCount \"é}\"\nx"),
+            "{pgn-arbiter: plycount-mismatch: PlyCount \"?)\" x}"
+        );
+    }
 
     #[test]
     fn lines_that_read_as_tags() {
