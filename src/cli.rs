@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// Audits PGN chess archives: replays every game by the Laws of Chess and
 /// reports, as CSV, illegal or ambiguous moves, malformed tags and movetext,
@@ -18,8 +18,18 @@ use clap::{Parser, ValueEnum};
 /// flags are wrong; 130/143 interrupted by SIGINT/SIGTERM (no report file
 /// is written then).
 #[derive(Debug, Parser)]
-#[command(name = "pgn-arbiter", version, about, long_about)]
+#[command(
+    name = "pgn-arbiter",
+    version,
+    about,
+    long_about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
+    /// Other tasks than an audit.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// PGN files, directories (searched recursively, in sorted order, for
     /// regular files named *.pgn, *.pgn.gz, *.pgn.bz2, *.pgn.zst, *.pgn.xz)
     /// or `-` for standard input. gzip, bzip2, zstd and xz input is
@@ -69,6 +79,43 @@ pub struct Cli {
     /// completes.
     #[arg(long, value_name = "OUT")]
     pub fix: Option<PathBuf>,
+
+    /// Audit only the games that start in zstd frames A..B (0-based, both
+    /// included, as `pgn-arbiter frames` numbers them) of the one INPUT,
+    /// reading on into later frames to the end of a game that straddles B:
+    /// a shard of an archive for one machine of many. A game starts, for
+    /// this, at a line beginning with `[` after a blank line that follows a
+    /// line ending with a termination marker; the shards of a file then
+    /// hold its games exactly once. Copies and round checks see only the
+    /// shard's games.
+    #[arg(long, value_name = "A..B", conflicts_with = "bytes")]
+    pub zstd_frames: Option<String>,
+
+    /// The same as --zstd-frames for bytes A..B (B excluded) of one plain
+    /// (uncompressed) INPUT.
+    #[arg(long, value_name = "A..B")]
+    pub bytes: Option<String>,
+
+    /// Number the games of the one INPUT from N+1: the games before its
+    /// shard, so that the `game` column is the game's number in the file.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub game_offset: u64,
+
+    /// Number the lines of the one INPUT from N+1: the lines before its
+    /// shard, so that the `line` column is the line in the file.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub line_offset: u64,
+
+    /// Write the CSV reports without their header row (shards' reports to
+    /// be joined).
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Do not audit: count the games and lines of the input (or its shard)
+    /// and print them as JSON (`{"games": N, "lines": L}`), much faster
+    /// than an audit: what numbering the next shard takes.
+    #[arg(long)]
+    pub count: bool,
 
     /// Exit with status 1 when there is a finding of this severity or worse.
     #[arg(long, value_enum, default_value_t = FailOn::Error, value_name = "SEVERITY")]
@@ -145,6 +192,19 @@ pub struct Cli {
     /// saying so.
     #[arg(long)]
     pub raw_csv: bool,
+}
+
+/// Tasks other than an audit.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the frames of a zstd file as CSV (`frame,offset,size`: the
+    /// 0-based number that --zstd-frames takes, the byte offset and the
+    /// compressed size), reading only their headers.
+    Frames {
+        /// The zstd file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
 }
 
 /// `--fail-on` values.

@@ -11,7 +11,10 @@ use crate::{
     board::winnable::Search,
     cli::{Cli, FailOn, Rules, WinnabilitySearch},
     finding::Severity,
-    read::input::{self, Input},
+    read::{
+        input::{self, Input},
+        shard,
+    },
     run::{
         fixed,
         output::{self, Output},
@@ -56,6 +59,28 @@ pub struct Config {
     pub selection: Selection,
     /// The options as given, for the JSON summary.
     pub options: serde_json::Value,
+    /// Games before the one input's first (`--game-offset`).
+    pub game_offset: u64,
+    /// Lines before the one input's first (`--line-offset`).
+    pub line_offset: u64,
+    /// CSV reports without their header row.
+    pub no_header: bool,
+    /// Count games and lines instead of auditing (`--count`).
+    pub count: bool,
+}
+
+impl Config {
+    /// Whether the run is one shard of a file (`--zstd-frames`, `--bytes`),
+    /// which may hold no game at all.
+    pub fn is_shard(&self) -> bool {
+        matches!(
+            &self.inputs[..],
+            [Input {
+                source: input::Source::Shard(..),
+                ..
+            }]
+        )
+    }
 }
 
 /// `--jobs` is capped at this many threads per core.
@@ -115,6 +140,10 @@ impl Config {
             "strict_tags": cli.strict_tags,
             "no_duplicates": cli.no_duplicates,
             "raw_csv": cli.raw_csv,
+            "zstd_frames": cli.zstd_frames,
+            "bytes": cli.bytes,
+            "game_offset": cli.game_offset,
+            "line_offset": cli.line_offset,
             "html": cli.html.as_ref().map(|p| p.display().to_string()),
             "fix": cli.fix.as_ref().map(|p| p.display().to_string()),
             "jobs": jobs,
@@ -125,9 +154,36 @@ impl Config {
         if let Some(path) = &cli.baseline {
             selection = selection.with_baseline(path).map_err(usage)?;
         }
-        let (inputs, notes) = input::expand(&paths);
+        let (mut inputs, notes) = input::expand(&paths);
         for note in notes {
             eprintln!("pgn-arbiter: {note}");
+        }
+        let range = match (&cli.zstd_frames, &cli.bytes) {
+            (Some(text), _) => Some(
+                shard::Range::parse_frames(text)
+                    .map_err(|e| UsageError(format!("--zstd-frames {e}")))?,
+            ),
+            (_, Some(text)) => Some(
+                shard::Range::parse_bytes(text).map_err(|e| UsageError(format!("--bytes {e}")))?,
+            ),
+            _ => None,
+        };
+        let one_file = match &inputs[..] {
+            [
+                Input {
+                    source: input::Source::File(path),
+                    ..
+                },
+            ] => Some(path.clone()),
+            _ => None,
+        };
+        if (range.is_some() || cli.game_offset > 0 || cli.line_offset > 0) && one_file.is_none() {
+            return Err(UsageError(
+                "--zstd-frames, --bytes, --game-offset and --line-offset take exactly one INPUT, a file".into(),
+            ));
+        }
+        if let (Some(range), Some(path), Some(input)) = (range, one_file, inputs.first_mut()) {
+            input.source = input::Source::Shard(path, range);
         }
         let findings = cli.findings.map_or(Output::Stdout, Output::from_path);
         let games = cli.games.map(Output::from_path);
@@ -171,6 +227,10 @@ impl Config {
             raw_csv: cli.raw_csv,
             selection,
             options,
+            game_offset: cli.game_offset,
+            line_offset: cli.line_offset,
+            no_header: cli.no_header,
+            count: cli.count,
         })
     }
 }

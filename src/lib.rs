@@ -8,7 +8,9 @@
 //!   module that knows pgn-reader) finds where games start, so that
 //!   `run::pipeline` can cut blocks of whole games; `read::lexer` reads each
 //!   game the way pgn-reader does and says where every tag and move is,
-//!   filling `read::tags` and giving a `read::game::RawGame`.
+//!   filling `read::tags` and giving a `read::game::RawGame`;
+//!   `read::frames` lists a zstd file's frames and `read::shard` reads the
+//!   games that start in a range of frames or bytes (a shard).
 //! - `board`: facts from the board, without findings: `board::san` and
 //!   `board::lenient` resolve moves (strictly, then by a plain reading),
 //!   `board::replay` plays the mainline and tells an observer each ply,

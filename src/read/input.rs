@@ -32,6 +32,8 @@ pub enum Source {
     /// A directory that could not be listed: an operational problem to report
     /// in its turn.
     Unlistable(String),
+    /// A shard of a file: a range of its zstd frames or bytes.
+    Shard(PathBuf, crate::read::shard::Range),
 }
 
 /// Compression formats recognised by their first bytes.
@@ -244,8 +246,36 @@ pub fn open(source: &Source, count: Arc<AtomicU64>) -> io::Result<Opened> {
         }
         Source::Stdin => Box::new(io::stdin()),
         Source::Unlistable(err) => return Err(io::Error::other(err.clone())),
+        Source::Shard(path, range) => return open_shard(path, *range),
     };
     decode(Box::new(Counting { inner: raw, count }))
+}
+
+/// Opens a shard: its decompressed bytes, line ends normalised.
+fn open_shard(path: &Path, range: crate::read::shard::Range) -> io::Result<Opened> {
+    use crate::read::shard::Range;
+    let mut head = [0u8; 6];
+    let n = File::open(path)?.read(&mut head)?;
+    let compression = Compression::detect(&head[..n]);
+    let fits = match range {
+        Range::Frames(..) => compression == Compression::Zstd,
+        Range::Bytes(..) => compression == Compression::None,
+    };
+    if !fits {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            match range {
+                Range::Frames(..) => "--zstd-frames needs a zstd file".to_owned(),
+                Range::Bytes(..) => format!(
+                    "--bytes needs a plain file, and this one is {compression:?}-compressed (--zstd-frames splits zstd files)"
+                ),
+            },
+        ));
+    }
+    Ok(Opened {
+        reader: Box::new(Normalize::new(crate::read::shard::open(path, range)?)),
+        compression,
+    })
 }
 
 /// Decompresses (by magic bytes) and decodes (UTF-16) a raw stream, and

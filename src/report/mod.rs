@@ -416,12 +416,14 @@ pub struct Report {
 }
 
 impl Report {
-    /// Starts both reports, writing their headers.
+    /// Starts both reports, writing their headers (unless `header` is
+    /// false: a shard's reports, to be joined).
     pub fn new(
         findings: Box<dyn Write + Send>,
         games: Option<Box<dyn Write + Send>>,
         raw: bool,
         edition: Edition,
+        header: bool,
     ) -> csv::Result<Report> {
         // Headers are written here, so that an empty report still has one.
         let builder = || {
@@ -430,11 +432,15 @@ impl Report {
             b
         };
         let mut findings = builder().from_writer(findings);
-        findings.write_record(FINDINGS_HEADER)?;
+        if header {
+            findings.write_record(FINDINGS_HEADER)?;
+        }
         let games = match games {
             Some(out) => {
                 let mut w = builder().from_writer(out);
-                w.write_record(GAMES_HEADER)?;
+                if header {
+                    w.write_record(GAMES_HEADER)?;
+                }
                 Some(w)
             }
             None => None,

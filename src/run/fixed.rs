@@ -48,7 +48,7 @@ pub fn plan(
         let files: Vec<PathBuf> = inputs
             .iter()
             .filter_map(|i| match &i.source {
-                Source::File(p) => std::path::absolute(p).ok(),
+                Source::File(p) | Source::Shard(p, _) => std::path::absolute(p).ok(),
                 _ => None,
             })
             .collect();
@@ -57,7 +57,7 @@ pub fn plan(
             .iter()
             .map(|i| match &i.source {
                 Source::Stdin => Some(out.join("stdin.pgn")),
-                Source::File(p) => {
+                Source::File(p) | Source::Shard(p, _) => {
                     let abs = std::path::absolute(p).ok()?;
                     let rel = abs.strip_prefix(&common).unwrap_or(&abs);
                     let rel: PathBuf = rel
@@ -82,7 +82,9 @@ pub fn plan(
     let inputs_seen: HashSet<(u64, u64)> = inputs
         .iter()
         .filter_map(|i| match &i.source {
-            Source::File(p) => fs::metadata(p).ok().as_ref().and_then(identity),
+            Source::File(p) | Source::Shard(p, _) => {
+                fs::metadata(p).ok().as_ref().and_then(identity)
+            }
             _ => None,
         })
         .collect();
@@ -94,7 +96,7 @@ pub fn plan(
             .and_then(identity)
             .is_some_and(|id| inputs_seen.contains(&id))
             || inputs.iter().any(|i| match &i.source {
-                Source::File(p) => output::same_file(p, target),
+                Source::File(p) | Source::Shard(p, _) => output::same_file(p, target),
                 _ => false,
             });
         if clash {

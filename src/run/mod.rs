@@ -53,6 +53,7 @@ pub fn audit_bytes(
         Some(Box::new(games.clone())),
         raw_csv,
         judging.edition,
+        true,
     )
     .map_err(io::Error::other)?;
     // Copies and rounds are looked for, as a run does by default.
@@ -64,7 +65,7 @@ pub fn audit_bytes(
     let mut worker = pipeline::Worker::new(judging, true);
     let mut number = 0;
     let mut failed = None;
-    pipeline::read_stream(0, &mut *opened.reader, &mut |piece| {
+    pipeline::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
         worker.check(piece, &mut |checked| {
             if let Checked::Games { games, .. } = checked {
                 for game in &games {
@@ -183,7 +184,9 @@ impl Outputs {
         let mut commit = output::Commit::default();
         commit.add(findings_file);
         commit.add(games_file);
-        let mut report = match Report::new(findings, games, config.raw_csv, config.edition) {
+        let header = !config.no_header;
+        let mut report = match Report::new(findings, games, config.raw_csv, config.edition, header)
+        {
             Ok(report) => report,
             Err(err) if is_broken_pipe(&err) => return Err(stdout_closed(to_file)),
             Err(err) => {
@@ -256,7 +259,7 @@ impl Sink<'_> {
                 self.begin(input);
                 if input != self.current {
                     self.current = input;
-                    self.number = 0;
+                    self.number = self.config.game_offset;
                 }
                 if games.is_empty() {
                     return true;
@@ -315,7 +318,7 @@ impl Sink<'_> {
                 };
                 let failed = problem.is_some();
                 self.report.summary.end_input(problem);
-                if self.current != input && !failed {
+                if self.current != input && !failed && !self.config.is_shard() {
                     let name = self.name(input);
                     self.bar
                         .suspend(|| eprintln!("pgn-arbiter: {name}: no game found in it"));
@@ -326,8 +329,91 @@ impl Sink<'_> {
     }
 }
 
+/// `pgn-arbiter frames FILE`: the zstd file's frames as CSV on standard
+/// output.
+pub fn frames(path: &std::path::Path) -> Status {
+    let listed = std::fs::File::open(path)
+        .and_then(|file| crate::read::frames::list(&mut io::BufReader::new(file)));
+    let frames = match listed {
+        Ok(frames) => frames,
+        Err(err) => {
+            eprintln!("pgn-arbiter: {}: {err}", path.display());
+            return Status::Trouble;
+        }
+    };
+    let mut out = String::from("frame,offset,size\n");
+    for (index, frame) in frames.iter().enumerate() {
+        out.push_str(&format!("{index},{},{}\n", frame.offset, frame.size));
+    }
+    match io::Write::write_all(&mut io::stdout(), out.as_bytes()) {
+        Ok(()) => Status::Clean,
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Status::Clean,
+        Err(err) => {
+            eprintln!("pgn-arbiter: cannot write the frames: {err}");
+            Status::Trouble
+        }
+    }
+}
+
+/// A reader that counts the line feeds it passes on.
+struct CountLines<'a> {
+    inner: &'a mut dyn io::Read,
+    lines: u64,
+}
+
+impl io::Read for CountLines<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        Ok(n)
+    }
+}
+
+/// `--count`: the games and lines of the inputs (shards), read as an audit
+/// reads them but not judged, as JSON on standard output.
+fn count(config: &Config) -> Status {
+    let (mut games, mut lines, mut failed) = (0u64, 0u64, false);
+    let mut worker = pipeline::Worker::new(checks::Judging::default(), false);
+    for input in &config.inputs {
+        let mut opened = match input::open(&input.source, Arc::default()) {
+            Ok(opened) => opened,
+            Err(err) => {
+                eprintln!("pgn-arbiter: {}: {err}", input.name);
+                failed = true;
+                continue;
+            }
+        };
+        let mut reader = CountLines {
+            inner: &mut *opened.reader,
+            lines: 0,
+        };
+        pipeline::read_stream(0, &mut reader, 0, &mut |piece| {
+            match piece {
+                pipeline::Piece::Block(block) => games += worker.count_games(&block),
+                pipeline::Piece::TooLarge { .. } => games += 1,
+                pipeline::Piece::Problem { message, .. } => {
+                    eprintln!("pgn-arbiter: {}: {message}", input.name);
+                    failed = true;
+                }
+                pipeline::Piece::InputDone(_) => {}
+            }
+            true
+        });
+        lines += reader.lines;
+    }
+    println!("{}", serde_json::json!({ "games": games, "lines": lines }));
+    if failed {
+        Status::Trouble
+    } else {
+        Status::Clean
+    }
+}
+
 /// Runs the audit described by `config`.
 pub fn run(config: &Config) -> Status {
+    if config.count {
+        return count(config);
+    }
     let started = Instant::now();
     let mut outputs = match Outputs::open(config) {
         Ok(outputs) => outputs,
@@ -373,16 +459,19 @@ pub fn run(config: &Config) -> Status {
         },
         duplicates: !config.no_duplicates,
     };
-    let fix_selection = config
-        .fix
-        .is_some()
-        .then(|| Arc::new(config.selection.clone()));
+    let task = pipeline::Task {
+        judging,
+        all_rows: config.games.is_some() || config.html.is_some(),
+        fix: config
+            .fix
+            .is_some()
+            .then(|| Arc::new(config.selection.clone())),
+    };
     pipeline::run(
         &config.inputs,
         config.jobs,
-        judging,
-        config.games.is_some() || config.html.is_some(),
-        fix_selection,
+        &task,
+        config.line_offset,
         &counter,
         &mut |checked| sink.take(checked),
     );
@@ -469,9 +558,11 @@ fn finish(
         }
     };
     // A report is put in place only when every input was read and a game
-    // was; after an input problem it is kept beside the target as
-    // NAME.partial, which cannot be taken for a complete report.
-    let committed = if summary.games == 0 {
+    // was (a shard may hold none); after an input problem it is kept
+    // beside the target as NAME.partial, which cannot be taken for a
+    // complete report.
+    let nothing = summary.games == 0 && !config.is_shard();
+    let committed = if nothing {
         Ok(Vec::new())
     } else if summary.problems > 0 {
         commit.commit_partial()
@@ -494,7 +585,7 @@ fn finish(
     }
     // Corrected copies: whole ones put in place, the others as NAME.partial.
     let mut fix_incomplete = false;
-    if let Some(fix) = fix.filter(|_| summary.games > 0) {
+    if let Some(fix) = fix.filter(|_| !nothing) {
         match fix.commit() {
             Ok(messages) => {
                 for message in &messages {
@@ -514,7 +605,7 @@ fn finish(
             summary.render(started.elapsed(), config.edition.name())
         );
     }
-    if summary.games == 0 {
+    if nothing {
         // A guard that checked nothing must not pass.
         eprintln!("pgn-arbiter: no game was read from the input(s); nothing was checked");
         Status::Trouble

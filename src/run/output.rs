@@ -132,7 +132,7 @@ pub fn check(inputs: &[Input], outputs: &[(&'static str, &Output)]) -> Result<()
         let target = target.as_ref().and_then(identity);
         for input in inputs {
             let clash = match &input.source {
-                Source::File(p) => same_file(p, path),
+                Source::File(p) | Source::Shard(p, _) => same_file(p, path),
                 Source::Stdin => target.is_some() && target == stdin,
                 Source::Unlistable(_) => false,
             };

@@ -120,6 +120,29 @@ pub enum Checked {
     InputDone(usize),
 }
 
+/// What each worker does with a game: how it is judged, whether its tag
+/// columns are always filled in (a games report or the audit page), and
+/// whether it is written back corrected (`--fix`, by the findings the
+/// selection keeps).
+#[derive(Debug, Clone, Default)]
+pub struct Task {
+    /// How games are judged.
+    pub judging: Judging,
+    /// Fill in every game's tag columns.
+    pub all_rows: bool,
+    /// `--fix`, with the report's selection.
+    pub fix: Option<Arc<Selection>>,
+}
+
+impl Task {
+    /// A worker for this task.
+    pub fn worker(&self) -> Worker {
+        let mut worker = Worker::new(self.judging, self.all_rows);
+        worker.fix = self.fix.clone();
+        worker
+    }
+}
+
 /// Reusable buffers of one worker.
 #[derive(Default)]
 pub struct Worker {
@@ -204,6 +227,25 @@ impl Worker {
         let mut result = GameResult::new(line, verdict, vec![finding]);
         result.fill_tags(&game);
         result
+    }
+
+    /// How many games a block holds, read as `check_block` reads them but
+    /// not judged (`--count`).
+    pub fn count_games(&mut self, block: &Block) -> u64 {
+        let bytes = &block.bytes[..];
+        let (mut pos, mut line, mut games) = (0, block.first_line, 0);
+        loop {
+            let (start, lines) = lexer::skip_blanks(bytes, pos);
+            line += lines;
+            let rest = bytes.get(start..).unwrap_or_default();
+            if rest.is_empty() {
+                return games;
+            }
+            let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
+            games += 1;
+            line = self.lexed.end_line;
+            pos = start + end;
+        }
     }
 
     /// Checks every game of a block, reading them one after another with
@@ -323,11 +365,12 @@ fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<boo
 /// `emit` returns false to stop early (the output is gone).
 pub fn read_inputs(
     inputs: &[Input],
+    line_offset: u64,
     counter: &Arc<AtomicU64>,
     emit: &mut dyn FnMut(Piece) -> bool,
 ) {
     for (index, input) in inputs.iter().enumerate() {
-        if !read_input(index, input, counter, emit) {
+        if !read_input(index, input, line_offset, counter, emit) {
             return;
         }
         if !emit(Piece::InputDone(index)) {
@@ -339,6 +382,7 @@ pub fn read_inputs(
 fn read_input(
     index: usize,
     input: &Input,
+    line_offset: u64,
     counter: &Arc<AtomicU64>,
     emit: &mut dyn FnMut(Piece) -> bool,
 ) -> bool {
@@ -351,7 +395,7 @@ fn read_input(
             });
         }
     };
-    read_stream(index, &mut *opened.reader, emit)
+    read_stream(index, &mut *opened.reader, line_offset, emit)
 }
 
 /// Cuts one input's decompressed stream into pieces: blocks of whole
@@ -359,10 +403,11 @@ fn read_input(
 pub fn read_stream(
     index: usize,
     reader: &mut dyn Read,
+    line_offset: u64,
     emit: &mut dyn FnMut(Piece) -> bool,
 ) -> bool {
     let mut chunk: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
-    let mut line = 1u64;
+    let mut line = 1 + line_offset;
     // The chunk is filled up to this many bytes; more only while one game
     // does not fit.
     let mut target = BLOCK_BYTES;
@@ -514,16 +559,16 @@ fn next_tagged_start(bytes: &[u8]) -> Option<usize> {
 pub fn run(
     inputs: &[Input],
     jobs: usize,
-    judging: Judging,
-    all_rows: bool,
-    fix: Option<Arc<Selection>>,
+    task: &Task,
+    line_offset: u64,
     counter: &Arc<AtomicU64>,
     sink: &mut dyn FnMut(Checked) -> bool,
 ) {
     if jobs <= 1 {
-        let mut worker = Worker::new(judging, all_rows);
-        worker.fix = fix;
-        read_inputs(inputs, counter, &mut |piece| worker.check(piece, sink));
+        let mut worker = task.worker();
+        read_inputs(inputs, line_offset, counter, &mut |piece| {
+            worker.check(piece, sink)
+        });
         return;
     }
     // Every worker busy, and as many pieces again up to four waiting:
@@ -541,7 +586,7 @@ pub fn run(
     std::thread::scope(|scope| {
         let reader_stop = stop.clone();
         scope.spawn(move || {
-            read_inputs(inputs, counter, &mut |piece| {
+            read_inputs(inputs, line_offset, counter, &mut |piece| {
                 let tokens = piece.weight().div_ceil(BLOCK_BYTES).clamp(1, in_flight);
                 for _ in 0..tokens {
                     if reader_stop.load(Ordering::Relaxed) != 0 || tokens_rx.recv().is_err() {
@@ -554,10 +599,8 @@ pub fn run(
         });
         for _ in 0..jobs {
             let work_rx = work_rx.clone();
-            let fix = fix.clone();
             scope.spawn(move || {
-                let mut worker = Worker::new(judging, all_rows);
-                worker.fix = fix;
+                let mut worker = task.worker();
                 for (piece, parts_tx) in work_rx {
                     if !worker.check(piece, &mut |checked| parts_tx.send(checked).is_ok()) {
                         return;
@@ -707,7 +750,7 @@ mod tests {
             source: input::Source::File(path),
         }];
         let mut pieces = Vec::new();
-        read_inputs(&inputs, &Arc::default(), &mut |piece| {
+        read_inputs(&inputs, 0, &Arc::default(), &mut |piece| {
             pieces.push(piece);
             true
         });
@@ -777,9 +820,11 @@ mod tests {
                     run(
                         &inputs,
                         jobs,
-                        Judging::default(),
-                        true,
-                        None,
+                        &Task {
+                            all_rows: true,
+                            ..Task::default()
+                        },
+                        0,
                         &Arc::default(),
                         &mut |_| {
                             calls += 1;

@@ -1,0 +1,142 @@
+//! The frames of a zstd file, found without decompressing it: each frame's
+//! header and block headers are read and its blocks skipped (RFC 8878,
+//! section 3.1). Archives written by pzstd (the lichess database) are a
+//! run of independent frames of about 32 MiB, each after a skippable
+//! frame; a frame range is a shard that can be audited on its own
+//! (`--zstd-frames`).
+
+use std::io::{self, Read, Seek, SeekFrom};
+
+/// The magic number of a zstd frame.
+const ZSTD_MAGIC: u32 = 0xFD2F_B528;
+
+/// Skippable frames have magic numbers `0x184D2A50` to `0x184D2A5F`.
+const SKIPPABLE_MASK: u32 = 0xFFFF_FFF0;
+const SKIPPABLE_MAGIC: u32 = 0x184D_2A50;
+
+/// One zstd frame (skippable frames are not listed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame {
+    /// Its byte offset in the file.
+    pub offset: u64,
+    /// Its compressed size in bytes.
+    pub size: u64,
+}
+
+fn read_array<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
+    let mut buf = [0u8; N];
+    r.read_exact(&mut buf)?;
+    Ok(buf)
+}
+
+fn corrupt(offset: u64, what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("not a zstd file, or a corrupt one: {what} at byte {offset}"),
+    )
+}
+
+/// Lists the data frames of a zstd stream, in order. Reads headers only
+/// (three bytes per block of at most 128 KiB), seeking over the rest.
+pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
+    let end = file.seek(SeekFrom::End(0))?;
+    let mut pos = file.seek(SeekFrom::Start(0))?;
+    let mut frames = Vec::new();
+    while pos < end {
+        let magic = u32::from_le_bytes(read_array(file).map_err(|_| corrupt(pos, "a cut frame"))?);
+        if magic & SKIPPABLE_MASK == SKIPPABLE_MAGIC {
+            let size = u32::from_le_bytes(read_array(file)?);
+            pos = file.seek(SeekFrom::Current(i64::from(size)))?;
+            continue;
+        }
+        if magic != ZSTD_MAGIC {
+            return Err(corrupt(pos, "no frame magic number"));
+        }
+        let start = pos;
+        let [descriptor] = read_array(file)?;
+        let content_size_flag = descriptor >> 6;
+        let single_segment = descriptor & 0x20 != 0;
+        let checksum = descriptor & 0x04 != 0;
+        let dictionary: i64 = [0, 1, 2, 4][usize::from(descriptor & 0x03)];
+        let window: i64 = if single_segment { 0 } else { 1 };
+        let content_size = match content_size_flag {
+            0 if single_segment => 1,
+            0 => 0,
+            1 => 2,
+            2 => 4,
+            _ => 8,
+        };
+        file.seek(SeekFrom::Current(window + dictionary + content_size))?;
+        loop {
+            let header = read_array::<3>(file).map_err(|_| corrupt(start, "a cut frame"))?;
+            let header =
+                u32::from(header[0]) | u32::from(header[1]) << 8 | u32::from(header[2]) << 16;
+            let last = header & 1 != 0;
+            let size = header >> 3;
+            let skip = match (header >> 1) & 3 {
+                0 | 2 => size,
+                1 => 1,
+                _ => return Err(corrupt(start, "a reserved block type")),
+            };
+            file.seek(SeekFrom::Current(i64::from(skip)))?;
+            if last {
+                break;
+            }
+        }
+        if checksum {
+            file.seek(SeekFrom::Current(4))?;
+        }
+        pos = file.stream_position()?;
+        if pos > end {
+            return Err(corrupt(start, "a cut frame"));
+        }
+        frames.push(Frame {
+            offset: start,
+            size: pos - start,
+        });
+    }
+    Ok(frames)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Frames as pzstd writes them: a skippable frame before each.
+    fn framed(parts: &[&[u8]]) -> (Vec<u8>, Vec<Frame>) {
+        let mut out = Vec::new();
+        let mut frames = Vec::new();
+        for part in parts {
+            out.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+            out.extend_from_slice(&4u32.to_le_bytes());
+            out.extend_from_slice(&[1, 2, 3, 4]);
+            let frame = zstd::encode_all(*part, 3).unwrap();
+            frames.push(Frame {
+                offset: out.len() as u64,
+                size: frame.len() as u64,
+            });
+            out.extend_from_slice(&frame);
+        }
+        (out, frames)
+    }
+
+    #[test]
+    fn frames_are_found_without_decompressing() {
+        let big: Vec<u8> = (0..400_000u32)
+            .flat_map(|i| (i * 7919).to_le_bytes())
+            .collect();
+        let (bytes, want) = framed(&[b"[Event \"a\"]\n\n1. e4 *\n", &big, b"", &[b'x'; 300_000]]);
+        let got = list(&mut io::Cursor::new(&bytes)).unwrap();
+        assert_eq!(got, want);
+        // Each frame decompresses on its own.
+        let third = &bytes[got[3].offset as usize..(got[3].offset + got[3].size) as usize];
+        assert_eq!(zstd::decode_all(third).unwrap(), vec![b'x'; 300_000]);
+    }
+
+    #[test]
+    fn a_cut_or_foreign_file_is_an_error() {
+        let (bytes, _) = framed(&[b"1. e4 *\n"]);
+        assert!(list(&mut io::Cursor::new(&bytes[..bytes.len() - 2])).is_err());
+        assert!(list(&mut io::Cursor::new(b"[Event \"x\"]\n")).is_err());
+    }
+}

@@ -1,0 +1,521 @@
+//! Shards of one input, for running an archive on many machines: a range
+//! of zstd frames (`--zstd-frames A..B`) or of bytes of a plain file
+//! (`--bytes A..B`). A shard holds the games that start in its range: it
+//! begins at the first game start at or after the range's start (unless
+//! that is the file's start) and reads on past the range's end to the end
+//! of the game that straddles it. A game start, for this purpose, is a line
+//! that begins with `[` after a blank line whose last non-blank line before
+//! it ends with a game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`):
+//! shards then split an archive into the same games as one run, and the
+//! shards' reports, joined in order, are the reports of one run.
+
+use std::{
+    fs::File,
+    io::{self, BufReader, Read, Seek, SeekFrom},
+    path::Path,
+};
+
+use super::frames;
+
+/// Which part of an input a shard holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Range {
+    /// zstd frames `first..=last` (0-based, skippable frames not counted).
+    Frames(u64, u64),
+    /// Bytes `start..end` of a plain file.
+    Bytes(u64, u64),
+}
+
+impl Range {
+    /// Reads `A..B` (frames: inclusive of B, as `frames` numbers them;
+    /// bytes: B exclusive).
+    pub fn parse_frames(text: &str) -> Result<Range, String> {
+        let (a, b) = bounds(text)?;
+        Ok(Range::Frames(a, b))
+    }
+
+    /// Reads `A..B` for a byte range, B exclusive.
+    pub fn parse_bytes(text: &str) -> Result<Range, String> {
+        let (a, b) = bounds(text)?;
+        if a >= b {
+            return Err(format!("{text}: the range is empty"));
+        }
+        Ok(Range::Bytes(a, b))
+    }
+}
+
+fn bounds(text: &str) -> Result<(u64, u64), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("{text}: write a range as A..B"))?;
+    let number = |n: &str| {
+        n.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{text}: {n:?} is not a number"))
+    };
+    let (a, b) = (number(a)?, number(b)?);
+    if a > b {
+        return Err(format!("{text}: the range runs backwards"));
+    }
+    Ok((a, b))
+}
+
+/// Finds game starts in a stream, a byte at a time, remembering only the
+/// end of the last non-blank line.
+#[derive(Debug, Clone)]
+pub struct Starts {
+    at_line_start: bool,
+    line_blank: bool,
+    /// The last bytes of the current line, white space runs as one space.
+    tail: [u8; 9],
+    tail_len: usize,
+    pending_space: bool,
+    /// The last non-blank line ended with a termination marker.
+    ended_result: bool,
+    /// A blank line has come since.
+    blank_after: bool,
+    /// The line being read began before the scan did: it ends with no
+    /// marker, whatever it ends with.
+    partial: bool,
+}
+
+impl Default for Starts {
+    fn default() -> Self {
+        Starts {
+            at_line_start: true,
+            line_blank: true,
+            tail: [0; 9],
+            tail_len: 0,
+            pending_space: false,
+            ended_result: false,
+            blank_after: false,
+            partial: false,
+        }
+    }
+}
+
+impl Starts {
+    /// A scan that begins anywhere in a stream (at a shard's boundary):
+    /// it knows nothing of what came before, so the line it begins in
+    /// counts as ending with no marker. Both sides of a boundary scan from
+    /// it so, and so agree on the first game start after it.
+    pub fn mid_stream() -> Starts {
+        Starts {
+            at_line_start: false,
+            line_blank: false,
+            partial: true,
+            ..Starts::default()
+        }
+    }
+
+    fn push_tail(&mut self, byte: u8) {
+        if self.tail_len == self.tail.len() {
+            self.tail.copy_within(1.., 0);
+            self.tail_len -= 1;
+        }
+        self.tail[self.tail_len] = byte;
+        self.tail_len += 1;
+    }
+
+    fn tail_ends_with_result(&self) -> bool {
+        let tail = &self.tail[..self.tail_len];
+        [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"]
+            .iter()
+            .any(|marker| {
+                tail.strip_suffix(*marker).is_some_and(|before| {
+                    // The whole token: after white space, a comment or a
+                    // variation, or at the line's start (when the tail holds
+                    // the whole line).
+                    before.last().map_or(self.tail_len < self.tail.len(), |b| {
+                        matches!(b, b' ' | b'}' | b')')
+                    })
+                })
+            })
+    }
+
+    /// Takes one byte; true when it begins a game.
+    #[inline]
+    pub fn feed(&mut self, byte: u8) -> bool {
+        let start = self.at_line_start && byte == b'[' && self.ended_result && self.blank_after;
+        match byte {
+            b'\n' => {
+                if self.partial {
+                    self.partial = false;
+                    self.ended_result = false;
+                    self.blank_after = false;
+                } else if self.line_blank {
+                    self.blank_after = true;
+                } else {
+                    self.ended_result = self.tail_ends_with_result();
+                    self.blank_after = false;
+                }
+                self.at_line_start = true;
+                self.line_blank = true;
+                self.tail_len = 0;
+                self.pending_space = false;
+            }
+            b' ' | b'\t' | b'\r' => {
+                self.at_line_start = false;
+                self.pending_space = !self.line_blank;
+            }
+            _ => {
+                self.at_line_start = false;
+                self.line_blank = false;
+                if self.pending_space {
+                    self.push_tail(b' ');
+                    self.pending_space = false;
+                }
+                self.push_tail(byte);
+            }
+        }
+        start
+    }
+}
+
+/// The bytes of a shard: from the first game start at or after `from`
+/// (the stream's own start when `from` is 0 and `skip_to_start` is false)
+/// to the first game start at or after `own` bytes of the stream.
+pub struct ShardReader<R> {
+    inner: R,
+    starts: Starts,
+    /// Bytes of the stream seen.
+    pos: u64,
+    /// Where the shard's own part ends (a game starting before it belongs
+    /// to the shard).
+    own: u64,
+    /// Still looking for the first game start.
+    skipping: bool,
+    done: bool,
+    buf: Vec<u8>,
+    /// What of `buf` is ready to hand out.
+    ready: std::ops::Range<usize>,
+}
+
+impl<R: Read> ShardReader<R> {
+    /// A shard of `inner` that owns game starts before byte `own`,
+    /// skipping to the first game start unless `from_start` (the file's
+    /// own start).
+    pub fn new(inner: R, own: u64, from_start: bool) -> ShardReader<R> {
+        ShardReader {
+            inner,
+            starts: if from_start {
+                Starts::default()
+            } else {
+                Starts::mid_stream()
+            },
+            pos: 0,
+            own,
+            skipping: !from_start,
+            done: false,
+            buf: vec![0; 1 << 16],
+            ready: 0..0,
+        }
+    }
+
+    /// Reads a chunk and decides what of it belongs to the shard.
+    fn fill(&mut self) -> io::Result<()> {
+        while self.ready.is_empty() && !self.done {
+            let n = self.inner.read(&mut self.buf)?;
+            if n == 0 {
+                self.done = true;
+                return Ok(());
+            }
+            let mut first = (!self.skipping).then_some(0);
+            let mut last = n;
+            for (i, &byte) in self.buf[..n].iter().enumerate() {
+                let at = self.pos + i as u64;
+                if at == self.own {
+                    // Scanned afresh from the boundary, as the next shard
+                    // scans it.
+                    self.starts = Starts::mid_stream();
+                    if self.skipping {
+                        // No game starts in the shard's own range.
+                        self.done = true;
+                        last = i;
+                        break;
+                    }
+                }
+                if self.starts.feed(byte) {
+                    if self.skipping {
+                        self.skipping = false;
+                        first = Some(i);
+                    } else if at >= self.own {
+                        last = i;
+                        self.done = true;
+                        break;
+                    }
+                }
+            }
+            self.pos += n as u64;
+            self.ready = first.map_or(0..0, |f| f..last);
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for ShardReader<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        self.fill()?;
+        let n = self.ready.len().min(out.len());
+        out[..n].copy_from_slice(&self.buf[self.ready.start..self.ready.start + n]);
+        self.ready.start += n;
+        Ok(n)
+    }
+}
+
+/// Opens a shard of the file at `path`: the decompressed bytes it holds.
+pub fn open(path: &Path, range: Range) -> io::Result<Box<dyn Read + Send>> {
+    let mut file = File::open(path)?;
+    match range {
+        Range::Bytes(start, end) => {
+            file.seek(SeekFrom::Start(start))?;
+            let reader = BufReader::with_capacity(1 << 16, file);
+            Ok(Box::new(ShardReader::new(reader, end - start, start == 0)))
+        }
+        Range::Frames(first, last) => {
+            let list = frames::list(&mut BufReader::new(&mut file))?;
+            let count = list.len() as u64;
+            let (Some(a), Some(b)) = (list.get(first as usize), list.get(last as usize)) else {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "frames {first}..{last}: the file has {count} frames (0..{})",
+                        count.saturating_sub(1)
+                    ),
+                ));
+            };
+            let (start, end) = (a.offset, b.offset + b.size);
+            // The shard's own frames, then the rest of the file for the
+            // game that straddles their end.
+            let own = File::open(path)?;
+            let rest = File::open(path)?;
+            let file_end = rest.metadata()?.len();
+            let own = zstd::stream::read::Decoder::new(Bounded::new(own, start, end)?)?;
+            // (A decoder given no frame at all says the stream is cut.)
+            let rest: Box<dyn Read + Send> = if end < file_end {
+                Box::new(zstd::stream::read::Decoder::new(Bounded::new(
+                    rest, end, file_end,
+                )?)?)
+            } else {
+                Box::new(io::empty())
+            };
+            let counted = Counted {
+                inner: own,
+                count: 0,
+            };
+            Ok(Box::new(FramesShard {
+                own: counted,
+                rest,
+                starts: if first == 0 {
+                    Starts::default()
+                } else {
+                    Starts::mid_stream()
+                },
+                from_start: first == 0,
+                state: State::Own,
+                pending: Vec::new(),
+            }))
+        }
+    }
+}
+
+/// A file read from `start` to `end`.
+struct Bounded {
+    file: io::Take<BufReader<File>>,
+}
+
+impl Bounded {
+    fn new(mut file: File, start: u64, end: u64) -> io::Result<Bounded> {
+        file.seek(SeekFrom::Start(start))?;
+        Ok(Bounded {
+            file: BufReader::with_capacity(1 << 16, file).take(end.saturating_sub(start)),
+        })
+    }
+}
+
+impl Read for Bounded {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+
+struct Counted<R> {
+    inner: R,
+    count: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// In the shard's own frames.
+    Own,
+    /// After them, up to the next game start.
+    Tail,
+    Done,
+}
+
+/// A frame range: its own frames decompressed (skipping to the first game
+/// start unless they open the file), then the following frames up to the
+/// next game start.
+struct FramesShard<A, B> {
+    own: Counted<A>,
+    rest: B,
+    starts: Starts,
+    from_start: bool,
+    state: State,
+    pending: Vec<u8>,
+}
+
+impl<A: Read, B: Read> Read for FramesShard<A, B> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if !self.pending.is_empty() {
+                let n = self.pending.len().min(out.len());
+                out[..n].copy_from_slice(&self.pending[..n]);
+                self.pending.drain(..n);
+                return Ok(n);
+            }
+            let mut chunk = vec![0u8; 1 << 16];
+            match self.state {
+                State::Done => return Ok(0),
+                State::Own => {
+                    let n = self.own.inner.read(&mut chunk)?;
+                    if n == 0 {
+                        // Scanned afresh from the boundary, as the next
+                        // shard scans it.
+                        self.starts = Starts::mid_stream();
+                        self.state = State::Tail;
+                        continue;
+                    }
+                    self.own.count += n as u64;
+                    let mut first = if self.from_start { 0 } else { n };
+                    for (i, &byte) in chunk[..n].iter().enumerate() {
+                        if self.starts.feed(byte) && !self.from_start {
+                            self.from_start = true;
+                            first = first.min(i);
+                        }
+                    }
+                    self.pending.extend_from_slice(&chunk[first.min(n)..n]);
+                }
+                State::Tail => {
+                    if !self.from_start {
+                        // No game starts in the shard's own frames.
+                        self.state = State::Done;
+                        continue;
+                    }
+                    let n = self.rest.read(&mut chunk)?;
+                    if n == 0 {
+                        self.state = State::Done;
+                        continue;
+                    }
+                    let mut end = n;
+                    for (i, &byte) in chunk[..n].iter().enumerate() {
+                        if self.starts.feed(byte) {
+                            end = i;
+                            self.state = State::Done;
+                            break;
+                        }
+                    }
+                    self.pending.extend_from_slice(&chunk[..end]);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn starts(text: &str) -> Vec<usize> {
+        let mut s = Starts::default();
+        text.bytes()
+            .enumerate()
+            .filter_map(|(i, b)| s.feed(b).then_some(i))
+            .collect()
+    }
+
+    #[test]
+    fn game_starts_follow_a_marker_and_a_blank_line() {
+        let text = "[Event \"a\"]\n\n1. e4 1-0\n\n[Event \"b\"]\n\n1. d4 { 0-1 }\n[X \"y\"]\n\n1. c4 *  \r\n\r\n[Event \"c\"]\n";
+        let want: Vec<usize> = text
+            .match_indices("[Event \"")
+            .map(|(i, _)| i)
+            .skip(1)
+            .collect();
+        assert_eq!(starts(text), want);
+        // A marker that is part of a longer token is none.
+        assert!(starts("1. e4 x1-0\n\n[Event \"z\"]\n").is_empty());
+    }
+
+    #[test]
+    fn byte_shards_join_into_the_whole() {
+        let mut games: String = (0..40)
+            .map(|i| format!("[Event \"{i}\"]\n\n1. e4 {{ comment }} e5 1-0\n\n"))
+            .collect();
+        // One long game, where whole shards hold no game start.
+        games.push_str(&format!(
+            "[Event \"long\"]\n\n1. e4 {{{}}} *\n\n",
+            "x".repeat(5000)
+        ));
+        games.push_str("[Event \"last\"]\n\n1. d4 0-1\n");
+        let len = games.len() as u64;
+        let at = |s: &str| games.find(s).unwrap() as u64;
+        let game5 = at("[Event \"5\"]");
+        let long = at("[Event \"long\"]");
+        for cuts in [
+            vec![0, len],
+            vec![0, 1, len],
+            vec![0, 100, 333, 334, 1000, len],
+            // At a game start, and just before and after one.
+            vec![0, game5, len],
+            vec![0, game5 - 1, game5 + 1, len],
+            vec![0, long + 100, long + 2000, long + 4000, len - 3, len],
+        ] {
+            let mut joined = Vec::new();
+            for w in cuts.windows(2) {
+                let mut shard = ShardReader::new(
+                    io::Cursor::new(&games.as_bytes()[w[0] as usize..]),
+                    w[1] - w[0],
+                    w[0] == 0,
+                );
+                shard.read_to_end(&mut joined).unwrap();
+            }
+            assert_eq!(String::from_utf8(joined).unwrap(), games, "{cuts:?}");
+        }
+    }
+
+    #[test]
+    fn frame_shards_join_into_the_whole() {
+        let games: String = (0..60)
+            .map(|i| format!("[Event \"{i}\"]\n\n1. e4 e5 1/2-1/2\n\n"))
+            .collect();
+        // Frames cut the games at arbitrary bytes, a skippable frame before
+        // each.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.pgn.zst");
+        let mut bytes = Vec::new();
+        for part in games.as_bytes().chunks(77) {
+            bytes.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+            bytes.extend_from_slice(&0u32.to_le_bytes());
+            bytes.extend_from_slice(&zstd::encode_all(part, 1).unwrap());
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let count = frames::list(&mut File::open(&path).unwrap()).unwrap().len() as u64;
+        for step in [1, 2, 5, count] {
+            let mut joined = Vec::new();
+            let mut first = 0;
+            while first < count {
+                let last = (first + step - 1).min(count - 1);
+                let mut shard = open(&path, Range::Frames(first, last)).unwrap();
+                shard.read_to_end(&mut joined).unwrap();
+                first = last + 1;
+            }
+            assert_eq!(
+                String::from_utf8(joined).unwrap(),
+                games,
+                "{step} frames a shard"
+            );
+        }
+        assert!(open(&path, Range::Frames(0, count)).is_err());
+    }
+}

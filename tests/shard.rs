@@ -1,0 +1,192 @@
+//! Shards: an archive cut into byte ranges (`--bytes`) or zstd frame ranges
+//! (`--zstd-frames`), each counted (`--count`) and audited with the games
+//! and lines before it (`--game-offset`, `--line-offset`) and no header
+//! (`--no-header`), gives reports that, joined in order under one header,
+//! are byte for byte the reports of one run over the whole file. The
+//! archive is every plain golden fixture joined (messy ones included), and
+//! the cuts fall at arbitrary bytes.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::{
+    fs,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+}
+
+/// Every plain `.pgn` fixture, joined.
+fn archive(dir: &Path) -> PathBuf {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                out.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+        &mut files,
+    );
+    files.sort();
+    let mut all = Vec::new();
+    for file in files {
+        all.extend_from_slice(&fs::read(file).unwrap());
+        all.extend_from_slice(b"\n\n");
+    }
+    let path = dir.join("archive.pgn");
+    fs::write(&path, all).unwrap();
+    path
+}
+
+/// Both reports of a run over `input` with `args`: (findings, games).
+fn reports(input: &Path, args: &[String]) -> (String, String) {
+    let games = tempfile::NamedTempFile::new().unwrap();
+    let out = bin()
+        .args(["-q", "--fail-on", "never", "--no-duplicates", "-j", "2"])
+        .arg("--games")
+        .arg(games.path())
+        .args(args)
+        .arg(input)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        fs::read_to_string(games.path()).unwrap(),
+    )
+}
+
+fn count(input: &Path, shard: &[String]) -> (u64, u64) {
+    let out = bin()
+        .arg("--count")
+        .args(shard)
+        .arg(input)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (
+        json["games"].as_u64().unwrap(),
+        json["lines"].as_u64().unwrap(),
+    )
+}
+
+/// Joins the shards' reports as a driver does and compares them with one
+/// run's.
+fn joined_equals_one_run(input: &Path, shards: &[Vec<String>]) {
+    let (want_findings, want_games) = reports(input, &[]);
+    let header = |text: &str| text.lines().next().unwrap().to_owned() + "\n";
+    let (mut findings, mut games) = (header(&want_findings), header(&want_games));
+    let (mut games_before, mut lines_before) = (0, 0);
+    let mut counted = 0;
+    for shard in shards {
+        let mut args = shard.clone();
+        args.extend([
+            "--no-header".to_owned(),
+            "--game-offset".to_owned(),
+            games_before.to_string(),
+            "--line-offset".to_owned(),
+            lines_before.to_string(),
+        ]);
+        let (f, g) = reports(input, &args);
+        findings.push_str(&f);
+        games.push_str(&g);
+        let (n, lines) = count(input, shard);
+        games_before += n;
+        lines_before += lines;
+        counted += n;
+    }
+    assert_eq!(
+        counted as usize,
+        want_games.lines().count() - 1,
+        "every game counted once"
+    );
+    assert!(findings == want_findings, "findings differ for {shards:?}");
+    assert!(games == want_games, "games differ for {shards:?}");
+}
+
+#[test]
+fn byte_shards_join_into_one_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = archive(tmp.path());
+    let len = fs::metadata(&input).unwrap().len();
+    for parts in [1, 3, 17] {
+        let cuts: Vec<u64> = (0..=parts).map(|i| len * i / parts).collect();
+        let shards: Vec<Vec<String>> = cuts
+            .windows(2)
+            .map(|w| vec!["--bytes".to_owned(), format!("{}..{}", w[0], w[1])])
+            .collect();
+        joined_equals_one_run(&input, &shards);
+    }
+}
+
+#[test]
+fn zstd_frame_shards_join_into_one_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let plain = fs::read(archive(tmp.path())).unwrap();
+    // Frames of about 20 kB cut at arbitrary bytes, each after a skippable
+    // frame, as pzstd writes them.
+    let mut bytes = Vec::new();
+    for part in plain.chunks(20_011) {
+        bytes.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+        bytes.extend_from_slice(&4u32.to_le_bytes());
+        bytes.extend_from_slice(&(part.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&zstd::encode_all(part, 3).unwrap());
+    }
+    let input = tmp.path().join("archive.pgn.zst");
+    fs::write(&input, bytes).unwrap();
+    let listed = bin().arg("frames").arg(&input).output().unwrap();
+    assert_eq!(listed.status.code(), Some(0));
+    let frames = String::from_utf8(listed.stdout).unwrap().lines().count() as u64 - 1;
+    assert_eq!(frames, plain.len().div_ceil(20_011) as u64);
+    for per_shard in [1, 4, frames] {
+        let shards: Vec<Vec<String>> = (0..frames)
+            .step_by(per_shard as usize)
+            .map(|a| {
+                let b = (a + per_shard - 1).min(frames - 1);
+                vec!["--zstd-frames".to_owned(), format!("{a}..{b}")]
+            })
+            .collect();
+        joined_equals_one_run(&input, &shards);
+    }
+}
+
+#[test]
+fn shard_options_are_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = archive(tmp.path());
+    for args in [
+        vec!["--bytes", "5..2"],
+        vec!["--bytes", "x..2"],
+        vec!["--zstd-frames", "0..1"],
+    ] {
+        let out = bin().args(["-q"]).args(&args).arg(&input).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    // One input only.
+    let out = bin()
+        .args(["-q", "--bytes", "0..10"])
+        .arg(&input)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
