@@ -197,9 +197,11 @@ pub struct Cli {
 /// Tasks other than an audit.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the frames of a zstd file as CSV (`frame,offset,size`: the
-    /// 0-based number that --zstd-frames takes, the byte offset and the
-    /// compressed size), reading only their headers.
+    /// List the frames of a zstd file as CSV
+    /// (`frame,offset,size,content_size`: the 0-based number that
+    /// --zstd-frames takes, the byte offset, the compressed size and the
+    /// decompressed size when the frame's header gives it), reading only
+    /// their headers.
     Frames {
         /// The zstd file.
         #[arg(value_name = "FILE")]

@@ -21,6 +21,8 @@ pub struct Frame {
     pub offset: u64,
     /// Its compressed size in bytes.
     pub size: u64,
+    /// Its decompressed size, when its header says it (pzstd's do).
+    pub content_size: Option<u64>,
 }
 
 fn read_array<const N: usize>(r: &mut impl Read) -> io::Result<[u8; N]> {
@@ -59,14 +61,22 @@ pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
         let checksum = descriptor & 0x04 != 0;
         let dictionary: i64 = [0, 1, 2, 4][usize::from(descriptor & 0x03)];
         let window: i64 = if single_segment { 0 } else { 1 };
-        let content_size = match content_size_flag {
+        let content_size: i64 = match content_size_flag {
             0 if single_segment => 1,
             0 => 0,
             1 => 2,
             2 => 4,
             _ => 8,
         };
-        file.seek(SeekFrom::Current(window + dictionary + content_size))?;
+        file.seek(SeekFrom::Current(window + dictionary))?;
+        let mut field = [0u8; 8];
+        file.read_exact(&mut field[..content_size as usize])?;
+        let mut decompressed = u64::from_le_bytes(field);
+        if content_size == 2 {
+            // The two-byte field is stored less 256.
+            decompressed += 256;
+        }
+        let decompressed = (content_size > 0).then_some(decompressed);
         loop {
             let header = read_array::<3>(file).map_err(|_| corrupt(start, "a cut frame"))?;
             let header =
@@ -93,6 +103,7 @@ pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
         frames.push(Frame {
             offset: start,
             size: pos - start,
+            content_size: decompressed,
         });
     }
     Ok(frames)
@@ -110,10 +121,12 @@ mod tests {
             out.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
             out.extend_from_slice(&4u32.to_le_bytes());
             out.extend_from_slice(&[1, 2, 3, 4]);
-            let frame = zstd::encode_all(*part, 3).unwrap();
+            // One-shot compression writes the content size in the header.
+            let frame = zstd::bulk::compress(part, 3).unwrap();
             frames.push(Frame {
                 offset: out.len() as u64,
                 size: frame.len() as u64,
+                content_size: Some(part.len() as u64),
             });
             out.extend_from_slice(&frame);
         }
@@ -131,6 +144,13 @@ mod tests {
         // Each frame decompresses on its own.
         let third = &bytes[got[3].offset as usize..(got[3].offset + got[3].size) as usize];
         assert_eq!(zstd::decode_all(third).unwrap(), vec![b'x'; 300_000]);
+    }
+
+    #[test]
+    fn a_streamed_frame_has_no_content_size() {
+        let frame = zstd::encode_all(&b"1. e4 *\n"[..], 3).unwrap();
+        let got = list(&mut io::Cursor::new(&frame)).unwrap();
+        assert_eq!(got[0].content_size, None);
     }
 
     #[test]

@@ -341,9 +341,16 @@ pub fn frames(path: &std::path::Path) -> Status {
             return Status::Trouble;
         }
     };
-    let mut out = String::from("frame,offset,size\n");
+    let mut out = String::from("frame,offset,size,content_size\n");
     for (index, frame) in frames.iter().enumerate() {
-        out.push_str(&format!("{index},{},{}\n", frame.offset, frame.size));
+        let content = frame
+            .content_size
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{index},{},{},{content}\n",
+            frame.offset, frame.size
+        ));
     }
     match io::Write::write_all(&mut io::stdout(), out.as_bytes()) {
         Ok(()) => Status::Clean,
