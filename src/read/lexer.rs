@@ -211,6 +211,9 @@ pub struct Lexed {
     /// The same names as a set, filled in only for long tag sections, and
     /// how many of `names` it holds.
     name_set: (std::collections::HashSet<Vec<u8>>, usize),
+    /// Find where games end and nothing else of their moves (`--count`):
+    /// move tokens are skipped unread.
+    pub skim: bool,
     /// The last three mainline comments, oldest first, wherever they are
     /// (also after the termination marker): the number of moves before each
     /// and the byte range of its text. Servers write how a game ended and
@@ -805,6 +808,8 @@ impl Lexed {
                     self.outcome(Outcome::Unknown, line, start, cur.pos);
                 }
                 b' ' | b'\t' | b'\r' | b'.' => cur.skip(1),
+                // Where a game ends does not depend on what its moves are.
+                _ if self.skim => cur.pos = cur.token_end().max(start + 1),
                 _ => match SanPlus::from_ascii_prefix(cur.rest()) {
                     Ok((san, n)) => {
                         cur.skip(n);

@@ -172,19 +172,21 @@ impl Starts {
     }
 }
 
-/// The bytes of a shard: from the first game start at or after `from`
-/// (the stream's own start when `from` is 0 and `skip_to_start` is false)
-/// to the first game start at or after `own` bytes of the stream.
+/// The bytes of a shard: from the first game start at or after its start
+/// (its own start, when that is the file's) to the first game start at or
+/// after `own` bytes. Bytes are scanned only where a start is looked for.
 pub struct ShardReader<R> {
     inner: R,
     starts: Starts,
-    /// Bytes of the stream seen.
+    /// Bytes of the stream read.
     pos: u64,
     /// Where the shard's own part ends (a game starting before it belongs
     /// to the shard).
     own: u64,
     /// Still looking for the first game start.
     skipping: bool,
+    /// The scan has begun afresh at `own`.
+    past_own: bool,
     done: bool,
     buf: Vec<u8>,
     /// What of `buf` is ready to hand out.
@@ -206,6 +208,7 @@ impl<R: Read> ShardReader<R> {
             pos: 0,
             own,
             skipping: !from_start,
+            past_own: false,
             done: false,
             buf: vec![0; 1 << 16],
             ready: 0..0,
@@ -220,34 +223,46 @@ impl<R: Read> ShardReader<R> {
                 self.done = true;
                 return Ok(());
             }
-            let mut first = (!self.skipping).then_some(0);
-            let mut last = n;
-            for (i, &byte) in self.buf[..n].iter().enumerate() {
-                let at = self.pos + i as u64;
-                if at == self.own {
-                    // Scanned afresh from the boundary, as the next shard
-                    // scans it.
-                    self.starts = Starts::mid_stream();
-                    if self.skipping {
+            let chunk_start = self.pos;
+            self.pos += n as u64;
+            // Where `own` falls in this chunk (n: not in it).
+            let own_at =
+                usize::try_from(self.own.saturating_sub(chunk_start)).map_or(n, |at| at.min(n));
+            let mut first = 0;
+            if self.skipping {
+                let starts = &mut self.starts;
+                match self.buf[..own_at].iter().position(|&b| starts.feed(b)) {
+                    Some(k) => {
+                        self.skipping = false;
+                        first = k;
+                    }
+                    None if own_at < n || self.pos == self.own => {
                         // No game starts in the shard's own range.
                         self.done = true;
-                        last = i;
-                        break;
+                        return Ok(());
                     }
-                }
-                if self.starts.feed(byte) {
-                    if self.skipping {
-                        self.skipping = false;
-                        first = Some(i);
-                    } else if at >= self.own {
-                        last = i;
-                        self.done = true;
-                        break;
-                    }
+                    None => continue,
                 }
             }
-            self.pos += n as u64;
-            self.ready = first.map_or(0..0, |f| f..last);
+            // From `own` on, scanned afresh, as the next shard scans it.
+            let scan_from = if self.past_own {
+                Some(0)
+            } else if own_at < n {
+                self.starts = Starts::mid_stream();
+                self.past_own = true;
+                Some(own_at)
+            } else {
+                None
+            };
+            let mut last = n;
+            if let Some(from) = scan_from {
+                let starts = &mut self.starts;
+                if let Some(k) = self.buf[from..n].iter().position(|&b| starts.feed(b)) {
+                    last = from + k;
+                    self.done = true;
+                }
+            }
+            self.ready = first..last;
         }
         Ok(())
     }
@@ -299,12 +314,8 @@ pub fn open(path: &Path, range: Range) -> io::Result<Box<dyn Read + Send>> {
             } else {
                 Box::new(io::empty())
             };
-            let counted = Counted {
-                inner: own,
-                count: 0,
-            };
             Ok(Box::new(FramesShard {
-                own: counted,
+                own,
                 rest,
                 starts: if first == 0 {
                     Starts::default()
@@ -313,7 +324,8 @@ pub fn open(path: &Path, range: Range) -> io::Result<Box<dyn Read + Send>> {
                 },
                 from_start: first == 0,
                 state: State::Own,
-                pending: Vec::new(),
+                buf: vec![0; 1 << 16],
+                ready: 0..0,
             }))
         }
     }
@@ -339,11 +351,6 @@ impl Read for Bounded {
     }
 }
 
-struct Counted<R> {
-    inner: R,
-    count: u64,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     /// In the shard's own frames.
@@ -355,30 +362,31 @@ enum State {
 
 /// A frame range: its own frames decompressed (skipping to the first game
 /// start unless they open the file), then the following frames up to the
-/// next game start.
+/// next game start. Bytes are scanned only where a start is looked for.
 struct FramesShard<A, B> {
-    own: Counted<A>,
+    own: A,
     rest: B,
     starts: Starts,
     from_start: bool,
     state: State,
-    pending: Vec<u8>,
+    buf: Vec<u8>,
+    ready: std::ops::Range<usize>,
 }
 
 impl<A: Read, B: Read> Read for FramesShard<A, B> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         loop {
-            if !self.pending.is_empty() {
-                let n = self.pending.len().min(out.len());
-                out[..n].copy_from_slice(&self.pending[..n]);
-                self.pending.drain(..n);
+            if !self.ready.is_empty() {
+                let n = self.ready.len().min(out.len());
+                out[..n].copy_from_slice(&self.buf[self.ready.start..self.ready.start + n]);
+                self.ready.start += n;
                 return Ok(n);
             }
-            let mut chunk = vec![0u8; 1 << 16];
+            let starts = &mut self.starts;
             match self.state {
                 State::Done => return Ok(0),
                 State::Own => {
-                    let n = self.own.inner.read(&mut chunk)?;
+                    let n = self.own.read(&mut self.buf)?;
                     if n == 0 {
                         // Scanned afresh from the boundary, as the next
                         // shard scans it.
@@ -386,15 +394,18 @@ impl<A: Read, B: Read> Read for FramesShard<A, B> {
                         self.state = State::Tail;
                         continue;
                     }
-                    self.own.count += n as u64;
-                    let mut first = if self.from_start { 0 } else { n };
-                    for (i, &byte) in chunk[..n].iter().enumerate() {
-                        if self.starts.feed(byte) && !self.from_start {
-                            self.from_start = true;
-                            first = first.min(i);
+                    let first = if self.from_start {
+                        0
+                    } else {
+                        match self.buf[..n].iter().position(|&b| starts.feed(b)) {
+                            Some(k) => {
+                                self.from_start = true;
+                                k
+                            }
+                            None => n,
                         }
-                    }
-                    self.pending.extend_from_slice(&chunk[first.min(n)..n]);
+                    };
+                    self.ready = first..n;
                 }
                 State::Tail => {
                     if !self.from_start {
@@ -402,20 +413,19 @@ impl<A: Read, B: Read> Read for FramesShard<A, B> {
                         self.state = State::Done;
                         continue;
                     }
-                    let n = self.rest.read(&mut chunk)?;
+                    let n = self.rest.read(&mut self.buf)?;
                     if n == 0 {
                         self.state = State::Done;
                         continue;
                     }
-                    let mut end = n;
-                    for (i, &byte) in chunk[..n].iter().enumerate() {
-                        if self.starts.feed(byte) {
-                            end = i;
+                    let end = match self.buf[..n].iter().position(|&b| starts.feed(b)) {
+                        Some(k) => {
                             self.state = State::Done;
-                            break;
+                            k
                         }
-                    }
-                    self.pending.extend_from_slice(&chunk[..end]);
+                        None => n,
+                    };
+                    self.ready = 0..end;
                 }
             }
         }

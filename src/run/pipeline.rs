@@ -232,6 +232,7 @@ impl Worker {
     /// How many games a block holds, read as `check_block` reads them but
     /// not judged (`--count`).
     pub fn count_games(&mut self, block: &Block) -> u64 {
+        self.lexed.skim = true;
         let bytes = &block.bytes[..];
         let (mut pos, mut line, mut games) = (0, block.first_line, 0);
         loop {
