@@ -1,0 +1,175 @@
+"""Tests of scale/audit.py on a local Dask cluster of two workers.
+
+    PGN_ARBITER=target/debug/pgn-arbiter python3 -m unittest scale/test_audit.py
+
+(with scale/requirements-test.txt installed; .ci/run does both). The
+inputs are every plain golden fixture joined (a plain file, cut by bytes)
+and the same bytes as zstd frames cut at arbitrary bytes with a skippable
+frame before each (cut by frames), with small shards. Checked: the joined
+reports equal one run's; a worker killed in the middle of a shard is
+replaced and the shard retried, with the same result; a shard of a corrupt
+frame is named in the summary and the others are joined; a run interrupted
+and run again resumes from its manifest.
+"""
+
+import glob
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import zstandard
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+ARBITER = os.path.abspath(os.environ.get("PGN_ARBITER", os.path.join(ROOT, "target", "release", "pgn-arbiter")))
+
+
+def frames(data, size, corrupt=None):
+    """zstd frames of `size` bytes of `data`, a skippable frame before each;
+    frame number `corrupt` has bytes of its middle overwritten."""
+    out = bytearray()
+    for i, start in enumerate(range(0, len(data), size)):
+        out += (0x184D2A50).to_bytes(4, "little") + (4).to_bytes(4, "little") + b"pzst"
+        frame = bytearray(zstandard.ZstdCompressor(level=3).compress(data[start:start + size]))
+        if i == corrupt:
+            middle = len(frame) // 2
+            frame[middle:middle + 16] = b"\xff" * 16
+        out += frame
+    return bytes(out)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class Driver(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        fixtures = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.pgn"), recursive=True))
+        data = b"".join(read(f) + b"\n\n" for f in fixtures)
+        cls.plain = os.path.join(cls.tmp.name, "archive.pgn")
+        cls.zst = os.path.join(cls.tmp.name, "archive.pgn.zst")
+        with open(cls.plain, "wb") as f:
+            f.write(data)
+        with open(cls.zst, "wb") as f:
+            f.write(frames(data, 9_973))
+        cls.inputs = [cls.plain, cls.zst]
+        cls.one = cls.single_run(cls.inputs)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    @classmethod
+    def single_run(cls, inputs):
+        out = tempfile.mkdtemp(dir=cls.tmp.name)
+        findings, games = os.path.join(out, "f.csv"), os.path.join(out, "g.csv")
+        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", "--findings", findings,
+                        "--games", games, *inputs], check=True)
+        return read(findings), read(games)
+
+    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True):
+        env = dict(os.environ, PGN_ARBITER=binary)
+        command = [sys.executable, os.path.join(HERE, "audit.py"), "--workers", "2", "--shard-size", "24k",
+                   "--retries", str(retries), "--out", out, *(inputs or self.inputs)]
+        if not wait:
+            return subprocess.Popen(command, env=env, start_new_session=True,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return subprocess.run(command, env=env, capture_output=True, text=True)
+
+    def joined(self, out):
+        return read(os.path.join(out, "findings.csv")), read(os.path.join(out, "games.csv"))
+
+    def wrapper(self, body):
+        """A pgn-arbiter that runs `body` (shell) before an audit of a shard."""
+        path = tempfile.mktemp(dir=self.tmp.name, suffix=".sh")
+        with open(path, "w") as f:
+            f.write(f"#!/bin/sh\ncase \"$*\" in *--findings*) {body} ;; esac\nexec {ARBITER} \"$@\"\n")
+        os.chmod(path, 0o755)
+        return path
+
+    def test_joined_reports_equal_one_run(self):
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.one)
+        summary = load(os.path.join(out, "summary.json"))
+        self.assertTrue(summary["complete"])
+        self.assertGreater(summary["shards"], 8)
+        self.assertEqual(summary["total"]["games"], self.one[1].count(b"\n") - 1)
+
+    def test_a_worker_killed_in_a_shard_is_retried(self):
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        mark = os.path.join(out, "killed")
+        # The first audit of the third byte shard kills its worker.
+        binary = self.wrapper(f'case "$*" in *"--bytes 49152.."*) [ -e {mark} ] || {{ touch {mark}; kill -9 $PPID; exit 1; }} ;; esac')
+        done = self.drive(out, binary=binary)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertTrue(os.path.exists(mark), "no worker was killed")
+        self.assertEqual(self.joined(out), self.one)
+
+    def test_a_corrupt_shard_is_reported_and_the_rest_joined(self):
+        data = read(self.plain)
+        bad = os.path.join(self.tmp.name, "corrupt.pgn.zst")
+        with open(bad, "wb") as f:
+            f.write(frames(data, 9_973, corrupt=5))
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out, inputs=[self.plain, bad])
+        self.assertEqual(done.returncode, 2, done.stderr)
+        summary = load(os.path.join(out, "summary.json"))
+        self.assertFalse(summary["complete"])
+        failed = summary["failed_shards"]
+        self.assertTrue(failed and all(s["input"] == bad for s in failed), failed)
+        self.assertIn("--zstd-frames", failed[0]["shard"])
+        # The plain file's shards are all there, as one run has them.
+        findings, games = self.joined(out)
+        plain_findings, plain_games = self.single_run([self.plain])
+        self.assertTrue(games.startswith(plain_games))
+        self.assertTrue(findings.startswith(plain_findings))
+        self.assertGreater(games.count(bad.encode()), 0)
+
+    def test_an_interrupted_run_resumes_from_its_manifest(self):
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        log = os.path.join(out, "audits.log")
+        # Every audit is logged; the first run's audits of the zstd file hang.
+        slow = self.wrapper(f'echo "$*" >> {log}; case "$*" in *--zstd-frames*) sleep 60 ;; esac')
+        running = self.drive(out, binary=slow, wait=False)
+        manifest = os.path.join(out, "manifest.json")
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            if os.path.exists(manifest):
+                shards = load(manifest)["shards"].values()
+                if sum("audit" in s for s in shards) >= 3:
+                    break
+            time.sleep(0.2)
+        else:
+            self.fail("no shard was audited in time")
+        os.killpg(running.pid, signal.SIGKILL)
+        running.wait()
+        first = read(log).decode().splitlines()
+        done_before = sum("audit" in s for s in load(manifest)["shards"].values())
+        fast = self.wrapper(f'echo "$*" >> {log}')
+        done = self.drive(out, binary=fast)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.one)
+        # Shard audits (not the run that reads the reports' headers).
+        second = [line for line in read(log).decode().splitlines()[len(first):] if "--no-header" in line]
+        total = len(load(manifest)["shards"])
+        # Only what was not done is audited again.
+        self.assertEqual(len(second), total - done_before, "\n".join(second))
+
+
+if __name__ == "__main__":
+    unittest.main()
