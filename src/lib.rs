@@ -22,6 +22,8 @@
 //!   `checks::draws::history` the positions the draw rules need.
 //! - `finding`: the kinds of finding (code, severity, what each rests on)
 //!   and one finding's place in its game.
+//! - `trf`: FIDE's Tournament Report File, read with what is wrong with
+//!   it located (the tournament audit builds on it).
 //! - `fix`: `--fix`, a game written back with the corrections its findings
 //!   justify, each explained by a comment (`run::fixed` writes the copies).
 //! - `selection`, `report`: which findings are reported (`--select`,
@@ -76,6 +78,7 @@ pub mod read;
 pub mod report;
 pub mod run;
 pub mod selection;
+pub mod trf;
 
 #[cfg(test)]
 mod testing;
