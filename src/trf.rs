@@ -564,6 +564,25 @@ mod tests {
         assert!(t.problems.iter().all(|p| p.trouble == Trouble::Invalid));
     }
 
+    /// The TRF `scripts/pgn_to_trf.py` builds from the FIDE Women's World
+    /// Rapid 2024 broadcast: every pairing on both sides, the points
+    /// adding up.
+    #[test]
+    fn the_converted_broadcast_is_consistent() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trf/fwwrc-2024.trf");
+        let t = read(&std::fs::read_to_string(path).unwrap());
+        assert_eq!((t.players.len(), t.rounds), (110, 11));
+        assert_eq!(t.problems, []);
+        assert!(t.players.iter().all(|p| p.fide_id.is_some()));
+        let games: usize = t
+            .players
+            .iter()
+            .map(|p| p.rounds.iter().filter(|r| r.opponent.is_some()).count())
+            .sum();
+        assert_eq!(games, 2 * 605);
+    }
+
     /// Every real TRF shipped in `fixtures/trf/` reads, with its players
     /// and rounds.
     #[test]
