@@ -67,6 +67,16 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 
+    /// Match every game to a pairing of this tournament report file (FIDE
+    /// TRF16 or TRF-2026) by round (the number before the dot of the Round
+    /// tag) and players (FIDE ID tags, else names), and report games the
+    /// TRF does not pair, pairings played without a game, results and
+    /// colours that differ, players' tags that differ, and what is wrong
+    /// with the TRF itself (rows with game 0, at the TRF's line, after the
+    /// games).
+    #[arg(long, value_name = "FILE")]
+    pub trf: Option<PathBuf>,
+
     /// Also write a corrected copy of the input to OUT (plain PGN): every
     /// game in input order, with the corrections the findings justify and
     /// nothing else, each explained by a `{pgn-arbiter: CODE: what

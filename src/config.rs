@@ -67,6 +67,8 @@ pub struct Config {
     pub no_header: bool,
     /// Count games and lines instead of auditing (`--count`).
     pub count: bool,
+    /// The tournament report file (`--trf`), as named and as read.
+    pub trf: Option<(String, crate::trf::Tournament)>,
 }
 
 impl Config {
@@ -140,6 +142,7 @@ impl Config {
             "strict_tags": cli.strict_tags,
             "no_duplicates": cli.no_duplicates,
             "raw_csv": cli.raw_csv,
+            "trf": cli.trf.as_ref().map(|p| p.display().to_string()),
             "zstd_frames": cli.zstd_frames,
             "bytes": cli.bytes,
             "game_offset": cli.game_offset,
@@ -167,6 +170,15 @@ impl Config {
                 shard::Range::parse_bytes(text).map_err(|e| UsageError(format!("--bytes {e}")))?,
             ),
             _ => None,
+        };
+        let trf = match &cli.trf {
+            Some(path) => {
+                let bytes = std::fs::read(path)
+                    .map_err(|e| UsageError(format!("--trf {}: {e}", path.display())))?;
+                let (text, _) = crate::read::game::decode(&bytes);
+                Some((path.display().to_string(), crate::trf::read(&text)))
+            }
+            None => None,
         };
         let one_file = match &inputs[..] {
             [
@@ -231,6 +243,7 @@ impl Config {
             line_offset: cli.line_offset,
             no_header: cli.no_header,
             count: cli.count,
+            trf,
         })
     }
 }

@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::board::rules::{
     Article,
-    Source::{self, Audit, Law, Limit, Pgn},
+    Source::{self, Audit, Law, Limit, Pgn, Trf},
 };
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
@@ -175,6 +175,20 @@ kinds! {
     PlayerTwiceInRound => "player-twice-in-round", Error, Audit;
     /// The same round and board number (`1.1`) twice in one event.
     DuplicateBoard => "duplicate-board", Warning, Audit;
+    /// A line of the TRF (`--trf`) that cannot be read.
+    TrfInvalid => "trf-invalid", Error, Trf;
+    /// Lines of the TRF that contradict each other.
+    TrfInconsistent => "trf-inconsistent", Error, Trf;
+    /// A game the TRF says was played, and no game of the PGN.
+    TrfGameMissing => "trf-game-missing", Error, Trf;
+    /// A game whose players the TRF does not pair in its round.
+    GameNotInTrf => "game-not-in-trf", Error, Trf;
+    /// A game whose result differs from the TRF's.
+    TrfResultMismatch => "trf-result-mismatch", Error, Trf;
+    /// A game with White and Black the other way round from the TRF.
+    TrfColourMismatch => "trf-colour-mismatch", Error, Trf;
+    /// A player's FIDE ID, name, rating or title in the game's tags that differs from the TRF.
+    TrfPlayerMismatch => "trf-player-mismatch", Warning, Trf;
 }
 
 impl fmt::Display for Kind {
@@ -364,6 +378,13 @@ mod tests {
                 "duplicate-game",
                 "player-twice-in-round",
                 "duplicate-board",
+                "trf-invalid",
+                "trf-inconsistent",
+                "trf-game-missing",
+                "game-not-in-trf",
+                "trf-result-mismatch",
+                "trf-colour-mismatch",
+                "trf-player-mismatch",
             ]
         );
     }

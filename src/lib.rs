@@ -63,6 +63,10 @@
 //!   never judged)
 //! - `src/report/mod.rs`: `duplicate-game`, `player-twice-in-round`,
 //!   `duplicate-board` (the writer sees every game of the run, in order)
+//! - `src/report/tournament.rs`: `trf-invalid`, `trf-inconsistent`,
+//!   `trf-game-missing`, `game-not-in-trf`, `trf-result-mismatch`,
+//!   `trf-colour-mismatch`, `trf-player-mismatch` (with --trf: the games
+//!   against the tournament's report file)
 //!
 //! Design priorities, in order: never crash or hang on any input; correct on
 //! valid PGN, article by article; every game accounted for, exactly once;

@@ -74,6 +74,9 @@ pub enum Source {
     Limit,
     /// A check of the archive as a whole, not a rule of chess or PGN.
     Audit,
+    /// FIDE's Tournament Report File (Handbook C.04 Annex 2), or the games
+    /// against it.
+    Trf,
 }
 
 impl From<Article> for Source {
@@ -90,6 +93,7 @@ impl Source {
             Source::Law(article) => edition.cite(article).unwrap_or("not in these Laws"),
             Source::Limit => "pgn-arbiter limit",
             Source::Audit => "archive audit",
+            Source::Trf => "FIDE TRF (C.04 A.2)",
         }
     }
 }

@@ -531,6 +531,16 @@ mod tests {
         seen.push(Kind::DuplicateGame);
         seen.push(Kind::PlayerTwiceInRound);
         seen.push(Kind::DuplicateBoard);
+        // Decided by the writer, against the TRF (`report::tournament`).
+        seen.extend([
+            Kind::TrfInvalid,
+            Kind::TrfInconsistent,
+            Kind::TrfGameMissing,
+            Kind::GameNotInTrf,
+            Kind::TrfResultMismatch,
+            Kind::TrfColourMismatch,
+            Kind::TrfPlayerMismatch,
+        ]);
         for kind in Kind::ALL {
             assert!(seen.contains(kind), "no case for {kind}");
         }

@@ -18,6 +18,7 @@ use crate::{
 pub mod cell;
 pub mod page;
 pub mod summary;
+pub mod tournament;
 
 pub use self::{
     cell::{CELL_MAX, cell},
@@ -106,6 +107,9 @@ pub struct GameResult {
     pub result: String,
     /// Termination tag.
     pub termination: String,
+    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
+    /// BlackTitle: what `--trf` compares with the TRF.
+    pub players: [String; 6],
     /// The verdict.
     pub verdict: Verdict,
     /// Findings in the order of the record.
@@ -129,6 +133,7 @@ impl GameResult {
             black: String::new(),
             result: String::new(),
             termination: String::new(),
+            players: Default::default(),
             verdict,
             findings,
             fingerprint: None,
@@ -140,6 +145,14 @@ impl GameResult {
     /// name counts.
     pub fn fill_tags(&mut self, game: &RawGame<'_>) {
         let mut seen = 0u16;
+        let [
+            white_fide,
+            black_fide,
+            white_elo,
+            black_elo,
+            white_title,
+            black_title,
+        ] = &mut self.players;
         for (_, name, value) in game.tags.iter() {
             let (bit, slot) = match name {
                 b"Event" => (0, &mut self.event),
@@ -150,6 +163,12 @@ impl GameResult {
                 b"Black" => (5, &mut self.black),
                 b"Result" => (6, &mut self.result),
                 b"Termination" => (7, &mut self.termination),
+                b"WhiteFideId" => (8, &mut *white_fide),
+                b"BlackFideId" => (9, &mut *black_fide),
+                b"WhiteElo" => (10, &mut *white_elo),
+                b"BlackElo" => (11, &mut *black_elo),
+                b"WhiteTitle" => (12, &mut *white_title),
+                b"BlackTitle" => (13, &mut *black_title),
                 _ => continue,
             };
             if seen & (1 << bit) == 0 {
@@ -413,6 +432,8 @@ pub struct Report {
     pub summary: Summary,
     /// The audit page's contents, when one is written (`--html`).
     pub page: Option<page::Page>,
+    /// The tournament's report file the games are matched to (`--trf`).
+    pub tournament: Option<tournament::TrfAudit>,
 }
 
 impl Report {
@@ -454,6 +475,7 @@ impl Report {
             copies: None,
             summary: Summary::default(),
             page: None,
+            tournament: None,
         })
     }
 
@@ -472,10 +494,21 @@ impl Report {
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
         let raw = self.raw;
         let file_name = file;
-        let across = match (&mut self.copies, game.fingerprint) {
+        let mut across = match (&mut self.copies, game.fingerprint) {
             (Some(copies), Some(fp)) => copies.see(fp, file_name, number, game),
             _ => Vec::new(),
         };
+        if let Some(tournament) = &mut self.tournament {
+            across.extend(tournament.game(&tournament::Game {
+                line: game.line,
+                white: &game.white,
+                black: &game.black,
+                round: &game.round,
+                result: &game.result,
+                players: &game.players,
+                expected: game.verdict.expected,
+            }));
+        }
         if game.findings.is_empty()
             && across.is_empty()
             && self.games.is_none()
@@ -586,6 +619,47 @@ impl Report {
                 warnings: counts[Severity::Warning as usize],
                 infos: counts[Severity::Info as usize],
                 how_ended: game.verdict.how_ended.as_str(),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The rows of the TRF itself and of its pairings no game matched
+    /// (`--trf`), after the games: `game` is 0, the line is the TRF's.
+    pub fn write_tournament(&mut self) -> csv::Result<()> {
+        let Some(tournament) = &self.tournament else {
+            return Ok(());
+        };
+        let findings = tournament.finish();
+        let file = cell(tournament.name(), self.raw).into_owned();
+        for f in &findings {
+            if !self.selection.keeps(f.kind)
+                || self
+                    .selection
+                    .in_baseline(tournament.name(), 0, f.kind, None, "")
+            {
+                continue;
+            }
+            let severity = f.kind.severity();
+            *self.summary.by_severity.entry(severity).or_default() += 1;
+            *self.summary.by_kind.entry(f.kind).or_default() += 1;
+            self.findings.serialize(FindingRow {
+                file: &file,
+                game: 0,
+                line: f.line,
+                white: "",
+                black: "",
+                date: "",
+                round: "",
+                result: "",
+                ply: None,
+                number: "",
+                san: "",
+                severity: severity.as_str(),
+                code: f.kind.code(),
+                rule: f.rule.cite(self.edition),
+                message: &cell(&f.message, self.raw),
+                fen: "",
             })?;
         }
         Ok(())

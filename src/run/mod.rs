@@ -201,6 +201,12 @@ impl Outputs {
         if html.is_some() {
             report.page = Some(Default::default());
         }
+        if let Some((name, tournament)) = &config.trf {
+            report.tournament = Some(report::tournament::TrfAudit::new(
+                name.clone(),
+                tournament.clone(),
+            ));
+        }
         Ok(Outputs {
             report,
             commit,
@@ -468,7 +474,7 @@ pub fn run(config: &Config) -> Status {
     };
     let task = pipeline::Task {
         judging,
-        all_rows: config.games.is_some() || config.html.is_some(),
+        all_rows: config.games.is_some() || config.html.is_some() || config.trf.is_some(),
         fix: config
             .fix
             .is_some()
@@ -482,7 +488,13 @@ pub fn run(config: &Config) -> Status {
         &counter,
         &mut |checked| sink.take(checked),
     );
-    let write_error = sink.write_error.take();
+    let mut write_error = sink.write_error.take();
+    if write_error.is_none()
+        && sink.fix_error.is_none()
+        && let Err(err) = sink.report.write_tournament()
+    {
+        write_error = Some(err);
+    }
     let fix = match sink.fix_error.take() {
         Some(err) => Err(err),
         None => Ok(sink.fix.take()),

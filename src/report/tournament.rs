@@ -1,0 +1,375 @@
+//! `--trf EVENT.trf`: every game matched to a pairing of the tournament's
+//! report file, by round (the number before the dot of the Round tag) and
+//! players (FIDE ID tags first, then names with case, accents and
+//! transliteration folded, "Last, First" and "First Last" alike), never by
+//! board number; and at the end, each pairing the TRF says was played that
+//! no game matched. The writer sees every game in order, so it decides
+//! these findings.
+
+use std::collections::{HashMap, HashSet};
+
+use shakmaty::{Color, KnownOutcome};
+
+use crate::{
+    checks::result_str,
+    finding::{Finding, Kind},
+    trf::{Colour, Outcome, Player, Score, Tournament, Trouble},
+};
+
+/// A name folded for matching: transliterated to ASCII, lower case,
+/// `ae`/`oe`/`ue` as the letters they stand for, its words sorted (so that
+/// "Müller, Jan" and "Jan Mueller" are one name).
+pub fn fold_name(name: &str) -> String {
+    let ascii = deunicode::deunicode(name).to_ascii_lowercase();
+    let ascii = ascii
+        .replace("ae", "a")
+        .replace("oe", "o")
+        .replace("ue", "u");
+    let mut words: Vec<&str> = ascii
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.sort_unstable();
+    words.join(" ")
+}
+
+/// The TRF, indexed for matching, and the pairings matched so far.
+#[derive(Debug)]
+pub struct TrfAudit {
+    /// How the TRF's rows name it (the `file` column).
+    name: String,
+    trf: Tournament,
+    by_id: HashMap<u64, u16>,
+    by_name: HashMap<String, Vec<u16>>,
+    /// (round, lower rank, higher rank) of the pairings a game matched.
+    found: HashSet<(usize, u16, u16)>,
+}
+
+/// What a game's row tells of it, for matching.
+pub struct Game<'a> {
+    /// Its first line.
+    pub line: u64,
+    /// White, Black, Round and Result tags.
+    pub white: &'a str,
+    /// Black tag.
+    pub black: &'a str,
+    /// Round tag.
+    pub round: &'a str,
+    /// Result tag.
+    pub result: &'a str,
+    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
+    /// BlackTitle.
+    pub players: &'a [String; 6],
+    /// The result the board decides, if it does.
+    pub expected: Option<KnownOutcome>,
+}
+
+/// One side of a game as its tags name it.
+struct Side<'a> {
+    name: &'a str,
+    fide: &'a str,
+    elo: &'a str,
+    title: &'a str,
+}
+
+impl TrfAudit {
+    /// Audits games against `trf`, read from the file named `name`.
+    pub fn new(name: String, trf: Tournament) -> TrfAudit {
+        let mut by_id = HashMap::new();
+        let mut by_name: HashMap<String, Vec<u16>> = HashMap::new();
+        for p in &trf.players {
+            if let Some(id) = p.fide_id {
+                by_id.entry(id).or_insert(p.rank);
+            }
+            by_name.entry(fold_name(&p.name)).or_default().push(p.rank);
+        }
+        TrfAudit {
+            name,
+            trf,
+            by_id,
+            by_name,
+            found: HashSet::new(),
+        }
+    }
+
+    /// The TRF player a side of a game is: by FIDE ID, else by name (when
+    /// one player has it).
+    fn find(&self, side: &Side<'_>) -> Option<&Player> {
+        let by_id = side
+            .fide
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .and_then(|id| self.by_id.get(&id));
+        let rank = match by_id {
+            Some(rank) => *rank,
+            None => match self.by_name.get(&fold_name(side.name)).map(Vec::as_slice) {
+                Some([rank]) => *rank,
+                _ => return None,
+            },
+        };
+        self.trf.player(rank)
+    }
+
+    /// The findings of one game against the TRF.
+    pub fn game(&mut self, game: &Game<'_>) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let line = game.line;
+        let [
+            white_fide,
+            black_fide,
+            white_elo,
+            black_elo,
+            white_title,
+            black_title,
+        ] = game.players;
+        let white = Side {
+            name: game.white,
+            fide: white_fide,
+            elo: white_elo,
+            title: white_title,
+        };
+        let black = Side {
+            name: game.black,
+            fide: black_fide,
+            elo: black_elo,
+            title: black_title,
+        };
+        let round = game.round.split('.').next().unwrap_or_default().trim();
+        let Some(r) = round
+            .parse::<usize>()
+            .ok()
+            .filter(|&r| r >= 1 && r <= self.trf.rounds)
+        else {
+            out.push(Finding::new(
+                Kind::GameNotInTrf,
+                line,
+                format!(
+                    "Round '{}' is no round of the TRF ({} rounds), so the game matches no pairing.",
+                    game.round, self.trf.rounds
+                ),
+            ));
+            return out;
+        };
+        let (Some(w), Some(b)) = (self.find(&white), self.find(&black)) else {
+            let missing: Vec<String> = [(&white, "White"), (&black, "Black")]
+                .into_iter()
+                .filter(|(side, _)| self.find(side).is_none())
+                .map(|(side, colour)| format!("{colour} '{}'", side.name))
+                .collect();
+            out.push(Finding::new(
+                Kind::GameNotInTrf,
+                line,
+                format!(
+                    "{} is no player of the TRF (by FIDE ID or name), so the game matches no pairing.",
+                    missing.join(" and ")
+                ),
+            ));
+            return out;
+        };
+        for (side, player, colour) in [(&white, w, "White"), (&black, b, "Black")] {
+            if let Some(f) = player_mismatch(side, player, colour, line) {
+                out.push(f);
+            }
+        }
+        let Some(theirs) = w.rounds.get(r - 1) else {
+            out.push(not_paired(w, b, r, None, line));
+            return out;
+        };
+        if theirs.opponent != Some(b.rank) {
+            let other = theirs.opponent.and_then(|o| self.trf.player(o));
+            out.push(not_paired(w, b, r, other, line));
+            return out;
+        }
+        let pairing = (r, w.rank.min(b.rank), w.rank.max(b.rank));
+        if theirs.colour == Some(Colour::Black) {
+            out.push(Finding::new(
+                Kind::TrfColourMismatch,
+                line,
+                format!(
+                    "The TRF has {} with White against {} in round {r} (line {}); the game has them the other way round.",
+                    b.name, w.name, w.line
+                ),
+            ));
+        }
+        // The result, from White's side of the game.
+        let recorded = match game.result {
+            "1-0" => Some(Score::Win),
+            "0-1" => Some(Score::Loss),
+            "1/2-1/2" => Some(Score::Draw),
+            _ => None,
+        };
+        let trf = match theirs.outcome {
+            Outcome::Played(s) => Some(s),
+            _ => None,
+        };
+        if recorded != trf {
+            let board = game.expected.map(|e| match e {
+                KnownOutcome::Decisive {
+                    winner: Color::White,
+                } => Score::Win,
+                KnownOutcome::Decisive {
+                    winner: Color::Black,
+                } => Score::Loss,
+                KnownOutcome::Draw => Score::Draw,
+            });
+            let laws = match board {
+                Some(s) if Some(s) == recorded => {
+                    " The board decides the game's result, so the Laws support the game, not the TRF.".to_owned()
+                }
+                Some(s) if Some(s) == trf => {
+                    " The board decides the TRF's result, so the Laws support the TRF, not the game.".to_owned()
+                }
+                Some(s) => format!(
+                    " The board decides {}, which neither says.",
+                    result_str(match s {
+                        Score::Win => KnownOutcome::Decisive { winner: Color::White },
+                        Score::Loss => KnownOutcome::Decisive { winner: Color::Black },
+                        Score::Draw => KnownOutcome::Draw,
+                    })
+                ),
+                None => String::new(),
+            };
+            out.push(Finding::new(
+                Kind::TrfResultMismatch,
+                line,
+                format!(
+                    "The game's result is '{}' but the TRF's (line {}) is {}.{laws}",
+                    game.result,
+                    w.line,
+                    describe(theirs.outcome, w, b)
+                ),
+            ));
+        }
+        self.found.insert(pairing);
+        out
+    }
+
+    /// The findings of the TRF itself and of the pairings no game matched,
+    /// for the rows after the games.
+    pub fn finish(&self) -> Vec<Finding> {
+        let mut out: Vec<Finding> = self
+            .trf
+            .problems
+            .iter()
+            .map(|p| {
+                let kind = match p.trouble {
+                    Trouble::Invalid => Kind::TrfInvalid,
+                    Trouble::Inconsistent => Kind::TrfInconsistent,
+                };
+                Finding::new(kind, p.line, p.message.clone())
+            })
+            .collect();
+        for p in &self.trf.players {
+            for (index, round) in p.rounds.iter().enumerate() {
+                let r = index + 1;
+                let Some(o) = round.opponent.filter(|&o| o > p.rank) else {
+                    continue;
+                };
+                if !matches!(round.outcome, Outcome::Played(_))
+                    || self.found.contains(&(r, p.rank, o))
+                {
+                    continue;
+                }
+                let name = self.trf.player(o).map_or("?", |q| q.name.as_str());
+                out.push(Finding::new(
+                    Kind::TrfGameMissing,
+                    p.line,
+                    format!(
+                        "The TRF has {} against {name} in round {r} played and {}, and no game of the PGN is theirs.",
+                        p.name,
+                        match round.outcome.score() {
+                            Score::Win => format!("won by {}", p.name),
+                            Score::Draw => "drawn".to_owned(),
+                            Score::Loss => format!("won by {name}"),
+                        }
+                    ),
+                ));
+            }
+        }
+        out.sort_by_key(|f| f.line);
+        out
+    }
+
+    /// How the TRF's rows name it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+fn not_paired(w: &Player, b: &Player, r: usize, other: Option<&Player>, line: u64) -> Finding {
+    let with = other.map_or("no one", |o| o.name.as_str());
+    Finding::new(
+        Kind::GameNotInTrf,
+        line,
+        format!(
+            "In round {r} the TRF pairs {} (line {}) with {with}, not with {}.",
+            w.name, w.line, b.name
+        ),
+    )
+}
+
+/// What a TRF result code says, in words, for White of the game `w` - `b`.
+fn describe(outcome: Outcome, w: &Player, b: &Player) -> String {
+    let who = |s: Score| match s {
+        Score::Win => format!("a win for {}", w.name),
+        Score::Loss => format!("a win for {}", b.name),
+        Score::Draw => "a draw".to_owned(),
+    };
+    match outcome {
+        Outcome::Played(s) => who(s),
+        Outcome::Forfeit(Score::Win) => format!("a forfeit won by {}", w.name),
+        Outcome::Forfeit(_) => format!("a forfeit lost by {}", w.name),
+        Outcome::Unplayed(s) => format!("{} in a game of less than one move", who(s)),
+        Outcome::Bye(_) => "a bye".to_owned(),
+    }
+}
+
+/// A side's tags against its TRF line: FIDE ID, name, rating, title.
+fn player_mismatch(side: &Side<'_>, p: &Player, colour: &str, line: u64) -> Option<Finding> {
+    let mut differs = Vec::new();
+    let fide = side.fide.trim();
+    if let (Ok(id), Some(trf)) = (fide.parse::<u64>(), p.fide_id)
+        && id != trf
+    {
+        differs.push(format!("FIDE ID {id} against {trf}"));
+    }
+    if fold_name(side.name) != fold_name(&p.name) {
+        differs.push(format!("name '{}' against '{}'", side.name, p.name));
+    }
+    if let Ok(elo) = side.elo.trim().parse::<u16>()
+        && p.rating > 0
+        && elo != p.rating
+    {
+        differs.push(format!("rating {elo} against {}", p.rating));
+    }
+    let title = side.title.trim();
+    if !title.is_empty() && !p.title.is_empty() && !title.eq_ignore_ascii_case(&p.title) {
+        differs.push(format!("title {title} against {}", p.title));
+    }
+    if differs.is_empty() {
+        return None;
+    }
+    Some(Finding::new(
+        Kind::TrfPlayerMismatch,
+        line,
+        format!(
+            "{colour}'s tags differ from the TRF's player {} (line {}): {}.",
+            p.rank,
+            p.line,
+            differs.join("; ")
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_fold_across_spellings() {
+        assert_eq!(fold_name("Müller, Jan"), fold_name("Jan Mueller"));
+        assert_eq!(fold_name("Ju, Wenjun"), fold_name("Wenjun JU"));
+        assert_ne!(fold_name("Ju, Wenjun"), fold_name("Lei, Tingjie"));
+    }
+}
