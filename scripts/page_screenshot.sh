@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Renders the audit page of the README's walkthrough (the tournament
-# fixture, with two more fixtures for errors and boards) in headless
-# Chromium and writes docs/audit-page.png. Installs Debian's chromium when
-# it is missing.
+# Renders the audit pages of the README's walkthroughs in headless
+# Chromium: docs/audit-page.png (the tournament fixture, with two more
+# fixtures for errors and boards) and docs/tournament-page.png (four games
+# against their tournament report file, one result changed in it).
+# Installs Debian's chromium when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null; then
@@ -17,11 +18,19 @@ trap 'rm -rf "$work"' EXIT
     --html "$work/audit.html" --fix "$work/fixed" \
     page/tournament.pgn structure/round-checks.pgn \
     results/contradicts-checkmate-and-stalemate.pgn
+  ../target/release/pgn-arbiter -q --fail-on never --findings /dev/null \
+    --html "$work/tournament.html" --trf tournament/result-mismatch.trf \
+    tournament/result-mismatch.pgn
 )
+shot() {
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$work/profile" --hide-scrollbars \
+    --window-size="$2" --screenshot="$PWD/docs/$1.png" "file://$work/$1.html" 2>/dev/null
+}
 # The flags keep Chromium from reaching for the network at start.
-chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-  --disable-background-networking --disable-component-update --disable-sync \
-  --user-data-dir="$work/profile" --hide-scrollbars \
-  --window-size=1100,1900 --screenshot="$PWD/docs/audit-page.png" \
-  "file://$work/audit.html" 2>/dev/null
-echo "wrote docs/audit-page.png"
+mv "$work/audit.html" "$work/audit-page.html"
+mv "$work/tournament.html" "$work/tournament-page.html"
+shot audit-page 1100,1900
+shot tournament-page 1100,1250
+echo "wrote docs/audit-page.png and docs/tournament-page.png"

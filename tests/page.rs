@@ -103,3 +103,48 @@ fn the_audit_page_of_a_tournament() {
         expected.display()
     );
 }
+
+#[test]
+fn the_page_shows_the_games_against_the_tournament_report_file() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let tmp = tempfile::tempdir().unwrap();
+    let page_path = tmp.path().join("t.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .current_dir(&fixtures)
+        .args(["-q", "--html"])
+        .arg(&page_path)
+        .args([
+            "--trf",
+            "tournament/game-missing.trf",
+            "tournament/result-mismatch.pgn",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = fs::read_to_string(&page_path).unwrap();
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = roxmltree::Document::parse_with_options(&page, options).unwrap();
+    // One cell per player and round: seven players, two rounds.
+    let cells: Vec<_> = doc
+        .descendants()
+        .filter(|n| {
+            n.attribute("class").is_some_and(|c| c.starts_with("cell "))
+                && n.tag_name().name() == "td"
+        })
+        .collect();
+    assert_eq!(cells.len(), 14);
+    let agrees = cells
+        .iter()
+        .filter(|n| n.attribute("class") == Some("cell agrees"))
+        .count();
+    assert_eq!(agrees, 8, "four games, two cells each");
+    assert!(page.contains("Against the tournament report file"));
+}

@@ -631,6 +631,17 @@ impl Report {
             return Ok(());
         };
         let findings = tournament.finish();
+        let counts = summary::TournamentCounts {
+            file: tournament.name().to_owned(),
+            name: tournament.event().to_owned(),
+            players: tournament.players(),
+            file_problems: tournament.file_problems(),
+            rounds: tournament.rounds(),
+        };
+        if let Some(page) = &mut self.page {
+            page.tournament(&counts, tournament.crosstable());
+        }
+        self.summary.tournament = Some(counts);
         let file = cell(tournament.name(), self.raw).into_owned();
         for f in &findings {
             if !self.selection.keeps(f.kind)

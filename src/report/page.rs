@@ -12,7 +12,10 @@
 
 use std::{collections::BTreeMap, fmt::Write as _};
 
-use super::summary::Summary;
+use super::{
+    summary::{Summary, TournamentCounts},
+    tournament::Row,
+};
 use crate::{
     board::rules::Edition,
     finding::{Finding, Kind, Severity},
@@ -25,6 +28,8 @@ pub const MAX_GAMES: usize = 300;
 pub const MAX_ROUNDS: usize = 1000;
 /// Findings shown per game.
 const MAX_FINDINGS: usize = 30;
+/// Players of the crosstable shown.
+const MAX_TABLE_PLAYERS: usize = 1000;
 /// Boards drawn per game.
 const MAX_BOARDS: usize = 6;
 
@@ -100,9 +105,96 @@ pub struct Page {
     rounds: BTreeMap<(String, String), Round>,
     /// Games of rounds not counted (past `MAX_ROUNDS`).
     rounds_left_out: u64,
+    /// The games against the tournament report file (`--trf`).
+    tournament: Option<(TournamentCounts, Vec<Row>)>,
 }
 
 impl Page {
+    /// The games against the tournament report file: counts per round and
+    /// the crosstable.
+    pub fn tournament(&mut self, counts: &TournamentCounts, rows: Vec<Row>) {
+        self.tournament = Some((counts.clone(), rows));
+    }
+
+    fn tournament_html(&self, out: &mut String) {
+        let Some((counts, rows)) = &self.tournament else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "<section>\n<h2>Against the tournament report file</h2>\n<p><code>{}</code>: {}, {} players{}.</p>",
+            esc(&counts.file),
+            esc(&counts.name),
+            counts.players,
+            if counts.file_problems > 0 {
+                format!(
+                    "; {} in the file itself (trf-invalid, trf-inconsistent)",
+                    counted(counts.file_problems as u64, "problem")
+                )
+            } else {
+                String::new()
+            }
+        );
+        out.push_str("<table>\n<thead><tr><th>Round</th><th>Pairings played</th><th>Games found</th><th>Missing</th><th>Games matching no pairing</th></tr></thead>\n<tbody>\n");
+        for r in &counts.rounds {
+            let round = if r.round == 0 {
+                "none of the TRF's".to_owned()
+            } else {
+                r.round.to_string()
+            };
+            let bad = |n: u64| if n > 0 { " error" } else { "" };
+            let _ = writeln!(
+                out,
+                "<tr><td>{round}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n{}\">{}</td><td class=\"n{}\">{}</td></tr>",
+                r.pairings,
+                r.found,
+                bad(r.missing),
+                r.missing,
+                bad(r.extra),
+                r.extra
+            );
+        }
+        out.push_str("</tbody>\n</table>\n");
+        out.push_str("<p class=\"legend\">The crosstable as the TRF has it (opponent's starting rank, colour, result); each cell marked by what the PGN says: <span class=\"cell agrees\">agrees</span> <span class=\"cell differs\">differs</span> <span class=\"cell missing\">no game</span> <span class=\"cell no-game\">none needed</span>.</p>\n");
+        out.push_str("<table class=\"crosstable\">\n<thead><tr><th>No.</th><th>Player</th><th>Rating</th><th>Points</th>");
+        let rounds = rows.first().map_or(0, |r| r.cells.len());
+        for r in 1..=rounds {
+            let _ = write!(out, "<th>{r}</th>");
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for row in rows.iter().take(MAX_TABLE_PLAYERS) {
+            let points = row.points.map_or(String::new(), |h| {
+                format!("{}{}", h / 2, if h % 2 == 1 { ".5" } else { "" })
+            });
+            let _ = write!(
+                out,
+                "<tr><td class=\"n\">{}</td><td>{} {}</td><td class=\"n\">{}</td><td class=\"n\">{points}</td>",
+                row.rank,
+                esc(&row.title),
+                esc(&row.name),
+                row.rating
+            );
+            for (text, cell) in &row.cells {
+                let _ = write!(
+                    out,
+                    "<td class=\"cell {}\">{}</td>",
+                    cell.as_str(),
+                    esc(text)
+                );
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n");
+        if rows.len() > MAX_TABLE_PLAYERS {
+            let _ = writeln!(
+                out,
+                "<p>{} more players are not shown.</p>",
+                rows.len() - MAX_TABLE_PLAYERS
+            );
+        }
+        out.push_str("</section>\n");
+    }
+
     /// One game and the findings reported on it.
     pub fn game(&mut self, facts: &GameFacts<'_>, findings: &[&Finding], edition: Edition) {
         let mut counts = [0u64; 3];
@@ -191,6 +283,7 @@ impl Page {
         self.audited(&mut out, summary, run);
         totals(&mut out, summary, run.edition);
         self.rounds_table(&mut out);
+        self.tournament_html(&mut out);
         self.cards(&mut out);
         out.push_str("</body>\n</html>\n");
         out
@@ -544,6 +637,11 @@ svg.board .piece { font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Sym
 svg.board .coord { font-size: 9px; fill: #555; text-anchor: middle; }
 ul.changes { margin: 2px 0 0 0; } .changes-title { margin: 6px 0 0 0; font-weight: bold; }
 code { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; white-space: nowrap; }
+.cell { white-space: nowrap; font-size: 11px; }
+.cell.agrees { background: #e3f4e1; } .cell.differs { background: #fde7ea; color: #b00020; font-weight: bold; }
+.cell.missing { background: #fff0cc; color: #8a5a00; font-weight: bold; } .cell.no-game { color: #777; }
+span.cell { padding: 1px 6px; border: 1px solid #ccc; }
+table.crosstable td, table.crosstable th { padding: 2px 4px; }
 @media print { body { margin: 0; max-width: none; font-size: 11px; } h2 { page-break-after: avoid; } }
 ";
 

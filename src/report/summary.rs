@@ -50,6 +50,24 @@ pub struct Summary {
     pub inputs: Vec<InputCounts>,
     /// What `--fix` changed; `None` without it.
     pub fixed: Option<FixCounts>,
+    /// The games against the tournament report file (`--trf`).
+    pub tournament: Option<TournamentCounts>,
+}
+
+/// The games against the tournament report file, round by round.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct TournamentCounts {
+    /// The TRF as named on the command line.
+    pub file: String,
+    /// The tournament's name (`012`).
+    pub name: String,
+    /// Its players.
+    pub players: usize,
+    /// What is wrong with the file itself.
+    pub file_problems: usize,
+    /// Per round: pairings played, found, missing, and games matched to
+    /// none.
+    pub rounds: Vec<super::tournament::RoundCount>,
 }
 
 /// What `--fix` changed in a run.
@@ -135,6 +153,7 @@ impl Summary {
                 "input_problems": self.problems,
                 "fixed": self.fixed,
             },
+            "tournament": self.tournament,
             "inputs": self.inputs,
         });
         let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
@@ -197,6 +216,23 @@ impl Summary {
                 counted(fixed.games, "game", "games"),
                 counted(fixed.changes, "change", "changes")
             ));
+        }
+        if let Some(t) = &self.tournament {
+            out.push_str(&format!("  --trf {}:\n", t.file));
+            for r in &t.rounds {
+                let round = if r.round == 0 {
+                    "no round".to_owned()
+                } else {
+                    format!("round {}", r.round)
+                };
+                out.push_str(&format!(
+                    "    {round}: {} played, {} found, {} missing; {} extra\n",
+                    counted(r.pairings, "pairing", "pairings"),
+                    r.found,
+                    r.missing,
+                    counted(r.extra, "game", "games"),
+                ));
+            }
         }
         if self.in_baseline > 0 {
             out.push_str(&format!(

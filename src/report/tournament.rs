@@ -6,7 +6,7 @@
 //! no game matched. The writer sees every game in order, so it decides
 //! these findings.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use shakmaty::{Color, KnownOutcome};
 
@@ -41,8 +41,68 @@ pub struct TrfAudit {
     trf: Tournament,
     by_id: HashMap<u64, u16>,
     by_name: HashMap<String, Vec<u16>>,
-    /// (round, lower rank, higher rank) of the pairings a game matched.
-    found: HashSet<(usize, u16, u16)>,
+    /// (round, lower rank, higher rank) of the pairings a game matched,
+    /// and whether it agrees (result and colours).
+    found: HashMap<(usize, u16, u16), bool>,
+    /// Games that match no pairing, per round (0: no round of the TRF).
+    extra: BTreeMap<usize, u64>,
+}
+
+/// How one cell of the crosstable stands against the PGN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// A game matched it, with the same result and colours.
+    Agrees,
+    /// A game matched it, with another result or colours.
+    Differs,
+    /// The TRF says it was played; no game matched it.
+    Missing,
+    /// No game is needed: a forfeit, a bye, a short game, no pairing.
+    NoGame,
+}
+
+impl Cell {
+    /// The word for the page.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cell::Agrees => "agrees",
+            Cell::Differs => "differs",
+            Cell::Missing => "missing",
+            Cell::NoGame => "no-game",
+        }
+    }
+}
+
+/// One round's count of pairings and games.
+#[derive(Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct RoundCount {
+    /// The round (0: games whose round is none of the TRF's).
+    pub round: usize,
+    /// Pairings the TRF says were played.
+    pub pairings: u64,
+    /// Of them, matched by a game.
+    pub found: u64,
+    /// Of them, matched by none.
+    pub missing: u64,
+    /// Games matched to no pairing.
+    pub extra: u64,
+}
+
+/// One player's row of the crosstable.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// Starting rank.
+    pub rank: u16,
+    /// Name as the TRF has it.
+    pub name: String,
+    /// Title.
+    pub title: String,
+    /// Rating.
+    pub rating: u16,
+    /// Points, in half-points.
+    pub points: Option<u32>,
+    /// Per round: the TRF's cell (`12 w 1`) and how the PGN stands to it.
+    pub cells: Vec<(String, Cell)>,
 }
 
 /// What a game's row tells of it, for matching.
@@ -88,7 +148,8 @@ impl TrfAudit {
             trf,
             by_id,
             by_name,
-            found: HashSet::new(),
+            found: HashMap::new(),
+            extra: BTreeMap::new(),
         }
     }
 
@@ -141,6 +202,7 @@ impl TrfAudit {
             .ok()
             .filter(|&r| r >= 1 && r <= self.trf.rounds)
         else {
+            *self.extra.entry(0).or_default() += 1;
             out.push(Finding::new(
                 Kind::GameNotInTrf,
                 line,
@@ -152,6 +214,7 @@ impl TrfAudit {
             return out;
         };
         let (Some(w), Some(b)) = (self.find(&white), self.find(&black)) else {
+            *self.extra.entry(r).or_default() += 1;
             let missing: Vec<String> = [(&white, "White"), (&black, "Black")]
                 .into_iter()
                 .filter(|(side, _)| self.find(side).is_none())
@@ -174,11 +237,13 @@ impl TrfAudit {
         }
         let Some(theirs) = w.rounds.get(r - 1) else {
             out.push(not_paired(w, b, r, None, line));
+            *self.extra.entry(r).or_default() += 1;
             return out;
         };
         if theirs.opponent != Some(b.rank) {
             let other = theirs.opponent.and_then(|o| self.trf.player(o));
             out.push(not_paired(w, b, r, other, line));
+            *self.extra.entry(r).or_default() += 1;
             return out;
         }
         let pairing = (r, w.rank.min(b.rank), w.rank.max(b.rank));
@@ -241,8 +306,101 @@ impl TrfAudit {
                 ),
             ));
         }
-        self.found.insert(pairing);
+        let agrees = out
+            .iter()
+            .all(|f| !matches!(f.kind, Kind::TrfResultMismatch | Kind::TrfColourMismatch));
+        let entry = self.found.entry(pairing).or_insert(agrees);
+        *entry &= agrees;
         out
+    }
+
+    /// How a round of a player stands.
+    fn cell(&self, p: &Player, index: usize) -> Cell {
+        let Some(round) = p.rounds.get(index) else {
+            return Cell::NoGame;
+        };
+        let Some(o) = round.opponent else {
+            return Cell::NoGame;
+        };
+        let key = (index + 1, p.rank.min(o), p.rank.max(o));
+        match (self.found.get(&key), round.outcome) {
+            (Some(true), _) => Cell::Agrees,
+            (Some(false), _) => Cell::Differs,
+            (None, Outcome::Played(_)) => Cell::Missing,
+            (None, _) => Cell::NoGame,
+        }
+    }
+
+    /// Per round: pairings played, found, missing, and games matched to
+    /// none (a last row of round 0: games of no round of the TRF).
+    pub fn rounds(&self) -> Vec<RoundCount> {
+        let mut counts: Vec<RoundCount> = (1..=self.trf.rounds)
+            .map(|round| RoundCount {
+                round,
+                ..RoundCount::default()
+            })
+            .collect();
+        for p in &self.trf.players {
+            for (index, round) in p.rounds.iter().enumerate() {
+                let (Some(o), Outcome::Played(_)) = (round.opponent, round.outcome) else {
+                    continue;
+                };
+                let Some(count) = counts.get_mut(index).filter(|_| o > p.rank) else {
+                    continue;
+                };
+                count.pairings += 1;
+                match self.cell(p, index) {
+                    Cell::Missing => count.missing += 1,
+                    _ => count.found += 1,
+                }
+            }
+        }
+        for (&round, &n) in &self.extra {
+            match counts.get_mut(round.wrapping_sub(1)) {
+                Some(count) if round > 0 => count.extra += n,
+                _ => counts.push(RoundCount {
+                    round: 0,
+                    extra: n,
+                    ..RoundCount::default()
+                }),
+            }
+        }
+        counts
+    }
+
+    /// The crosstable: every player by starting rank, each round's cell as
+    /// the TRF writes it and how the PGN stands to it.
+    pub fn crosstable(&self) -> Vec<Row> {
+        let mut players: Vec<&Player> = self.trf.players.iter().collect();
+        players.sort_by_key(|p| p.rank);
+        players
+            .into_iter()
+            .map(|p| Row {
+                rank: p.rank,
+                name: p.name.clone(),
+                title: p.title.clone(),
+                rating: p.rating,
+                points: p.points,
+                cells: (0..self.trf.rounds)
+                    .map(|index| (cell_text(p, index), self.cell(p, index)))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// The tournament's name, as its `012` record gives it.
+    pub fn event(&self) -> &str {
+        &self.trf.name
+    }
+
+    /// Its players.
+    pub fn players(&self) -> usize {
+        self.trf.players.len()
+    }
+
+    /// What is wrong with the file itself.
+    pub fn file_problems(&self) -> usize {
+        self.trf.problems.len()
     }
 
     /// The findings of the TRF itself and of the pairings no game matched,
@@ -267,7 +425,7 @@ impl TrfAudit {
                     continue;
                 };
                 if !matches!(round.outcome, Outcome::Played(_))
-                    || self.found.contains(&(r, p.rank, o))
+                    || self.found.contains_key(&(r, p.rank, o))
                 {
                     continue;
                 }
@@ -294,6 +452,35 @@ impl TrfAudit {
     /// How the TRF's rows name it.
     pub fn name(&self) -> &str {
         &self.name
+    }
+}
+
+/// A round of a player as the TRF writes it: `12 w 1`, or a bye's code.
+fn cell_text(p: &Player, index: usize) -> String {
+    let Some(r) = p.rounds.get(index) else {
+        return String::new();
+    };
+    let colour = match r.colour {
+        Some(Colour::White) => "w",
+        Some(Colour::Black) => "b",
+        None => "-",
+    };
+    let code = match r.outcome {
+        Outcome::Played(Score::Win) => "1",
+        Outcome::Played(Score::Draw) => "=",
+        Outcome::Played(Score::Loss) => "0",
+        Outcome::Forfeit(Score::Win) => "+",
+        Outcome::Forfeit(_) => "-",
+        Outcome::Unplayed(Score::Win) => "W",
+        Outcome::Unplayed(Score::Draw) => "D",
+        Outcome::Unplayed(Score::Loss) => "L",
+        Outcome::Bye(Score::Win) => "U",
+        Outcome::Bye(Score::Draw) => "H",
+        Outcome::Bye(Score::Loss) => "Z",
+    };
+    match r.opponent {
+        Some(o) => format!("{o} {colour} {code}"),
+        None => code.to_owned(),
     }
 }
 
