@@ -368,6 +368,7 @@ pub fn rewrite(
     }
 
     let bytes = out;
+    let start = bytes.len();
     if fix.edits.is_empty() {
         bytes.extend_from_slice(game.bytes);
     } else {
@@ -383,11 +384,37 @@ pub fn rewrite(
             pos = edit.end.max(edit.start);
         }
         bytes.extend_from_slice(game.bytes.get(pos..).unwrap_or_default());
+        // The copy is read again: still one game, with the result it was
+        // given. Where a record is too broken for that (a variation left
+        // open over a tag line, say), the game is written as it was.
+        let marker = result.marker.map(|(_, value)| value);
+        if !reads_back(bytes.get(start..).unwrap_or_default(), marker) {
+            bytes.truncate(start);
+            bytes.extend_from_slice(game.bytes);
+            return Fixed::default();
+        }
     }
     fix.changes.sort_by_key(|c| c.line);
     Fixed {
         changes: fix.changes,
     }
+}
+
+/// Whether a rewritten game reads as one game whose marker (when one was
+/// written) is `marker`.
+fn reads_back(text: &[u8], marker: Option<&str>) -> bool {
+    let mut tags = crate::read::tags::Tags::default();
+    let mut lexed = lexer::Lexed::default();
+    let end = lexed.scan(text, 1, &mut tags);
+    let whole = text
+        .get(end..)
+        .is_none_or(|rest| rest.trim_ascii().is_empty());
+    let marked = marker.is_none_or(|value| {
+        lexed
+            .marker
+            .is_some_and(|m| text.get(m.start..m.end) == Some(value.as_bytes()))
+    });
+    whole && marked
 }
 
 fn kept_plies_text(n: usize) -> String {
