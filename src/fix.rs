@@ -59,9 +59,12 @@ pub struct Fixed {
     pub changes: Vec<Change>,
 }
 
-/// The codes whose findings `--fix` corrects wherever they are found
-/// (auditing a fixed copy finds none of them): the audit of the copy
-/// checks this list.
+/// The codes whose findings `--fix` corrects wherever they are found,
+/// except in games whose moves cannot be replayed (which keep their
+/// movetext): auditing a copy finds none of them elsewhere, as
+/// `tests/fix.rs` checks. `missing-result` is corrected too, but not where
+/// the movetext ends inside a comment or variation left open, so it is not
+/// on this list.
 pub const FIXED: &[Kind] = &[
     Kind::MissingTag,
     Kind::PlyCountMismatch,
