@@ -45,15 +45,6 @@ pub enum Score {
 }
 
 impl Score {
-    /// Half-points under standard scoring.
-    fn halves(self) -> u32 {
-        match self {
-            Score::Win => 2,
-            Score::Draw => 1,
-            Score::Loss => 0,
-        }
-    }
-
     fn reversed(self) -> Score {
         match self {
             Score::Win => Score::Loss,
@@ -110,6 +101,8 @@ pub struct Round {
     pub colour: Option<Colour>,
     /// The result.
     pub outcome: Outcome,
+    /// The result code as written (upper case; blank is `Z`).
+    pub code: u8,
 }
 
 /// One `001` record.
@@ -131,7 +124,7 @@ pub struct Player {
     pub federation: String,
     /// FIDE ID (`None`: blank or 0).
     pub fide_id: Option<u64>,
-    /// Points, as stated (in half-points).
+    /// Points, as stated (in tenths).
     pub points: Option<u32>,
     /// The rounds, in order.
     pub rounds: Vec<Round>,
@@ -174,9 +167,117 @@ pub struct Tournament {
     pub rounds: usize,
     /// What is wrong with the file.
     pub problems: Vec<Problem>,
-    /// The file declares a scoring other than 1, ½, 0 (`162`, `XXS`):
-    /// points are then not checked.
-    pub other_scoring: bool,
+    /// Points per kind of result: 1, ½, 0 unless the file says otherwise
+    /// (`162` of TRF-2026, JaVaFo's `XXS`).
+    pub scoring: Scoring,
+}
+
+/// Points, in tenths, per kind of result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scoring {
+    /// Win, draw and loss with White, then with Black.
+    pub played: [[u32; 3]; 2],
+    /// Forfeit won, lost.
+    pub forfeit: [u32; 2],
+    /// Full-point, half-point, pairing-allocated and zero-point byes.
+    pub byes: [u32; 4],
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Scoring {
+            played: [[10, 5, 0], [10, 5, 0]],
+            forfeit: [10, 0],
+            byes: [10, 5, 10, 0],
+        }
+    }
+}
+
+impl Scoring {
+    /// Sets a JaVaFo `XXS` code (`WW`, `BD`, `FPB`, the shortcuts `W`, `D`).
+    fn set_xxs(&mut self, code: &str, value: u32) -> bool {
+        match code {
+            "WW" => self.played[0][0] = value,
+            "BW" => self.played[1][0] = value,
+            "WD" => self.played[0][1] = value,
+            "BD" => self.played[1][1] = value,
+            "WL" => self.played[0][2] = value,
+            "BL" => self.played[1][2] = value,
+            "ZPB" => self.byes[3] = value,
+            "HPB" => self.byes[1] = value,
+            "FPB" => self.byes[0] = value,
+            "PAB" => self.byes[2] = value,
+            "FW" => self.forfeit[0] = value,
+            "FL" => self.forfeit[1] = value,
+            "W" => {
+                self.played[0][0] = value;
+                self.played[1][0] = value;
+                self.forfeit[0] = value;
+                self.byes[0] = value;
+            }
+            "D" => {
+                self.played[0][1] = value;
+                self.played[1][1] = value;
+                self.byes[1] = value;
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Sets a TRF-2026 `162` symbol (`W`, `D`, `L`, `A`, `P`; `X` has no
+    /// result to score).
+    fn set_162(&mut self, symbol: char, value: u32) -> bool {
+        match symbol {
+            'W' => {
+                self.set_xxs("W", value);
+            }
+            'D' => {
+                self.set_xxs("D", value);
+            }
+            'L' => {
+                self.played[0][2] = value;
+                self.played[1][2] = value;
+            }
+            'A' => {
+                self.byes[3] = value;
+                self.forfeit[1] = value;
+            }
+            'P' => self.byes[2] = value,
+            'X' => {}
+            _ => return false,
+        }
+        true
+    }
+
+    /// The points of one round, in tenths.
+    pub fn points(&self, round: &Round) -> u32 {
+        let side = usize::from(round.colour == Some(Colour::Black));
+        let index = |s: Score| match s {
+            Score::Win => 0,
+            Score::Draw => 1,
+            Score::Loss => 2,
+        };
+        match round.outcome {
+            Outcome::Played(s) | Outcome::Unplayed(s) => self.played[side][index(s)],
+            Outcome::Forfeit(Score::Win) => self.forfeit[0],
+            Outcome::Forfeit(_) => self.forfeit[1],
+            Outcome::Bye(_) => match round.code {
+                b'F' => self.byes[0],
+                b'H' => self.byes[1],
+                b'U' => self.byes[2],
+                _ => self.byes[3],
+            },
+        }
+    }
+}
+
+/// A number of points (`11.5`) in tenths.
+fn tenths(text: &str) -> Option<u32> {
+    let value: f64 = text.trim().parse().ok()?;
+    (0.0..100_000.0)
+        .contains(&value)
+        .then(|| (value * 10.0).round() as u32)
 }
 
 impl Tournament {
@@ -212,7 +313,45 @@ pub fn read(text: &str) -> Tournament {
             "012" => t.name = rest(),
             "022" => t.city = rest(),
             "042" => t.start = rest(),
-            "162" | "XXS" => t.other_scoring = true,
+            "XXS" => {
+                for item in rest().split_whitespace() {
+                    let set = item.split_once('=').and_then(|(code, value)| {
+                        let value = tenths(value)?;
+                        t.scoring.set_xxs(code, value).then_some(())
+                    });
+                    if set.is_none() {
+                        t.problems.push(Problem {
+                            trouble: Trouble::Invalid,
+                            line: number,
+                            column: None,
+                            message: format!(
+                                "XXS item '{item}' is no CODE=VALUE of JaVaFo's scoring."
+                            ),
+                        });
+                    }
+                }
+            }
+            "162" => {
+                let mut at = 6;
+                while at <= line.len() {
+                    let symbol = field(line, at, at).chars().next().unwrap_or(' ');
+                    let value = tenths(field(line, at + 1, at + 4));
+                    match value {
+                        Some(value) if t.scoring.set_162(symbol, value) => {}
+                        _ => t.problems.push(Problem {
+                            trouble: Trouble::Invalid,
+                            line: number,
+                            column: Some(at),
+                            message: format!(
+                                "The scoring record has '{}' at columns {at}-{}, no result symbol and points.",
+                                field(line, at, at + 4).trim(),
+                                at + 4
+                            ),
+                        }),
+                    }
+                    at += 9;
+                }
+            }
             "XXR" => match rest().parse() {
                 Ok(rounds) => t.rounds = rounds,
                 Err(_) => t.problems.push(Problem {
@@ -286,14 +425,12 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
     let points = if points.is_empty() {
         None
     } else {
-        match points.parse::<f64>() {
-            Ok(p) if p >= 0.0 && (p * 2.0).fract() == 0.0 => Some((p * 2.0) as u32),
-            _ => {
+        match tenths(points) {
+            Some(p) => Some(p),
+            None => {
                 invalid(
                     81,
-                    format!(
-                        "Player {rank}'s points '{points}' (columns 81-84) are not a number of half-points."
-                    ),
+                    format!("Player {rank}'s points '{points}' (columns 81-84) are not a number."),
                 );
                 None
             }
@@ -355,6 +492,10 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
             opponent,
             colour,
             outcome,
+            code: match code.to_ascii_uppercase() {
+                b' ' => b'Z',
+                c => c,
+            },
         });
         at += 10;
     }
@@ -434,18 +575,22 @@ fn check(t: &mut Tournament) {
                 );
             }
         }
-        let halves: u32 = p.rounds.iter().map(|r| r.outcome.score().halves()).sum();
-        if !t.other_scoring
-            && let Some(stated) = p.points
-            && stated != halves
+        let sum: u32 = p.rounds.iter().map(|r| t.scoring.points(r)).sum();
+        if let Some(stated) = p.points
+            && stated != sum
         {
             inconsistent(
                 p.line,
                 format!(
-                    "Player {} is given {} points, but the rounds add up to {}.",
+                    "Player {} is given {} points, but the rounds add up to {}{}.",
                     p.rank,
-                    half_points(stated),
-                    half_points(halves)
+                    shown(stated),
+                    shown(sum),
+                    if t.scoring == Scoring::default() {
+                        ""
+                    } else {
+                        " under the file's scoring"
+                    }
                 ),
             );
         }
@@ -472,12 +617,9 @@ fn check(t: &mut Tournament) {
     t.problems.sort_by_key(|p| p.line);
 }
 
-fn half_points(halves: u32) -> String {
-    format!(
-        "{}{}",
-        halves / 2,
-        if halves % 2 == 1 { ".5" } else { ".0" }
-    )
+/// Tenths of a point as the TRF writes points: `11.5`.
+pub fn shown(tenths: u32) -> String {
+    format!("{}.{}", tenths / 10, tenths % 10)
 }
 
 #[cfg(test)]
@@ -513,7 +655,8 @@ mod tests {
             Round {
                 opponent: None,
                 colour: None,
-                outcome: Outcome::Bye(Score::Win)
+                outcome: Outcome::Bye(Score::Win),
+                code: b'U',
             }
         );
     }
@@ -553,6 +696,26 @@ mod tests {
                 .iter()
                 .all(|p| p.trouble == Trouble::Inconsistent)
         );
+    }
+
+    #[test]
+    fn a_declared_scoring_counts() {
+        let rounds = [(2, 'w', '1'), (0, '-', 'U')];
+        let three = [
+            "XXS WW=3 BW=3 WD=1 BD=1 PAB=3".to_owned(),
+            line(1, "Alpha, A", 101, "6.0", &rounds),
+            line(2, "Beta, B", 102, "0.0", &[(1, 'b', '0'), (0, '-', 'Z')]),
+        ]
+        .join("\n");
+        assert_eq!(read(&three).problems, []);
+        let twenty_six = three.replace(
+            "XXS WW=3 BW=3 WD=1 BD=1 PAB=3",
+            "162  W 3.0    D 1.0    P 3.0",
+        );
+        assert_eq!(read(&twenty_six).problems, []);
+        // Under 1, ½, 0 the same points do not add up.
+        let standard = three.replace("XXS WW=3 BW=3 WD=1 BD=1 PAB=3", "");
+        assert_eq!(read(&standard).problems.len(), 1);
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub struct Row {
     pub title: String,
     /// Rating.
     pub rating: u16,
-    /// Points, in half-points.
+    /// Points, in tenths.
     pub points: Option<u32>,
     /// Per round: the TRF's cell (`12 w 1`) and how the PGN stands to it.
     pub cells: Vec<(String, Cell)>,
