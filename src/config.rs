@@ -205,7 +205,13 @@ impl Config {
         outputs.extend(games.as_ref().map(|g| ("--games", g)));
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
         outputs.extend(html.as_ref().map(|h| ("--html", h)));
-        output::check(&inputs, &outputs).map_err(|e| UsageError(e.to_string()))?;
+        // The TRF is read as an input is: no report may be written over it.
+        let mut read = inputs.clone();
+        read.extend(cli.trf.iter().map(|path| Input {
+            name: path.display().to_string(),
+            source: input::Source::File(path.clone()),
+        }));
+        output::check(&read, &outputs).map_err(|e| UsageError(e.to_string()))?;
         let reports: Vec<&Output> = outputs.iter().map(|(_, o)| *o).collect();
         let fix = cli
             .fix

@@ -1140,3 +1140,21 @@ fn copies_are_found_across_files_and_not_with_no_duplicates() {
     let four = run_in(tmp.path(), &["-q", "-j", "4", "a.pgn", "b.pgn", "a.pgn"]);
     assert_eq!(one.stdout, four.stdout);
 }
+
+#[test]
+fn a_report_is_never_written_over_the_tournament_report_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let trf = tmp.path().join("event.trf");
+    let text = fs::read(fixtures().join("tournament/agrees.trf")).unwrap();
+    fs::write(&trf, &text).unwrap();
+    let out = bin()
+        .args(["-q", "--trf"])
+        .arg(&trf)
+        .arg("--findings")
+        .arg(&trf)
+        .arg(fixtures().join("tournament/agrees.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(fs::read(&trf).unwrap(), text);
+}
