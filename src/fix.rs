@@ -29,7 +29,7 @@
 //! variations of the game survive, and a Latin-1 file stays Latin-1 (the
 //! comments written are ASCII).
 
-use shakmaty::{Chess, Outcome, Position, san::SanPlus};
+use shakmaty::{Chess, Position, san::SanPlus};
 
 use crate::{
     board::{lenient, replay},
@@ -479,13 +479,6 @@ struct ResultTargets {
     marker: Option<(Kind, &'static str)>,
 }
 
-fn outcome_str(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Known(known) => result_str(known),
-        Outcome::Unknown => "*",
-    }
-}
-
 fn result_targets(
     game: &RawGame<'_>,
     verdict: &Verdict,
@@ -514,10 +507,10 @@ fn result_targets(
             .iter()
             .any(|o| o.what == lexer::Oddity::UnclosedVariation);
     if let (Some(value), Some(why)) = (decided, why) {
-        if tag_valid.map(outcome_str) != Some(value) {
+        if tag_valid.map(checks::outcome_str) != Some(value) {
             out.tag = Some((why, Some(value)));
         }
-        if marker.map(outcome_str) != Some(value) && (marker.is_some() || closed) {
+        if marker.map(checks::outcome_str) != Some(value) && (marker.is_some() || closed) {
             out.marker = Some((why, value));
         }
         return out;
@@ -526,11 +519,11 @@ fn result_targets(
         return out;
     }
     if tag.is_none() {
-        let value = marker.map_or("*", outcome_str);
+        let value = marker.map_or("*", checks::outcome_str);
         out.tag = Some((Kind::MissingResult, Some(value)));
     }
     if marker.is_none() && closed {
-        let value = tag_valid.map_or("*", outcome_str);
+        let value = tag_valid.map_or("*", checks::outcome_str);
         out.marker = Some((Kind::MissingResult, value));
     }
     out

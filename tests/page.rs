@@ -16,6 +16,15 @@ const INPUTS: [&str; 3] = [
     "results/contradicts-checkmate-and-stalemate.pgn",
 ];
 
+/// The page parsed as XML (XHTML): every element closed.
+fn parse(page: &str) -> roxmltree::Document<'_> {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    roxmltree::Document::parse_with_options(page, options).unwrap()
+}
+
 /// The page with the facts that change from run to run masked.
 fn masked(page: &str) -> String {
     let mut out = page.to_owned();
@@ -52,11 +61,7 @@ fn the_audit_page_of_a_tournament() {
     let page = fs::read_to_string(&page_path).unwrap();
 
     // Well-formed: it parses as XML (XHTML), so every element is closed.
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = roxmltree::Document::parse_with_options(&page, options).unwrap();
+    let doc = parse(&page);
     let names: Vec<&str> = doc.descendants().map(|n| n.tag_name().name()).collect();
     assert!(!names.contains(&"script") && !names.contains(&"link") && !names.contains(&"img"));
     for node in doc.descendants() {
@@ -127,11 +132,7 @@ fn the_page_shows_the_games_against_the_tournament_report_file() {
         String::from_utf8_lossy(&out.stderr)
     );
     let page = fs::read_to_string(&page_path).unwrap();
-    let options = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = roxmltree::Document::parse_with_options(&page, options).unwrap();
+    let doc = parse(&page);
     // One cell per player and round: seven players, two rounds.
     let cells: Vec<_> = doc
         .descendants()

@@ -13,7 +13,7 @@ pub mod verdict;
 mod wins;
 
 pub use self::{
-    result::parse as result_value,
+    result::{outcome_str, parse as result_value},
     tags::RESULTS,
     verdict::{BoardEnd, Decided, Judging, Verdict, result_str},
 };

@@ -19,7 +19,8 @@ pub fn parse(value: &[u8]) -> Option<Outcome> {
     }
 }
 
-fn outcome_str(outcome: Outcome) -> &'static str {
+/// A result as PGN writes it, `*` for an unknown one.
+pub fn outcome_str(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Known(known) => result_str(known),
         Outcome::Unknown => "*",

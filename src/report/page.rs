@@ -13,7 +13,7 @@
 use std::{collections::BTreeMap, fmt::Write as _};
 
 use super::{
-    summary::{Summary, TournamentCounts},
+    summary::{Summary, TournamentCounts, counted},
     tournament::Row,
 };
 use crate::{
@@ -129,7 +129,7 @@ impl Page {
             if counts.file_problems > 0 {
                 format!(
                     "; {} in the file itself (trf-invalid, trf-inconsistent)",
-                    counted(counts.file_problems as u64, "problem")
+                    counted(counts.file_problems as u64, "problem", "problems")
                 )
             } else {
                 String::new()
@@ -271,7 +271,10 @@ impl Page {
     /// The page.
     pub fn render(&self, summary: &Summary, run: &RunFacts<'_>) -> String {
         let mut out = String::with_capacity(1 << 16);
-        let title = format!("pgn-arbiter audit: {}", counted(summary.games, "game"));
+        let title = format!(
+            "pgn-arbiter audit: {}",
+            counted(summary.games, "game", "games")
+        );
         let _ = write!(
             out,
             "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
@@ -296,7 +299,7 @@ impl Page {
             "Files",
             format!(
                 "{} ({} plies)",
-                counted(summary.files, "file"),
+                counted(summary.files, "file", "files"),
                 summary.plies
             ),
         );
@@ -316,8 +319,8 @@ impl Page {
                 "Corrected copy",
                 format!(
                     "{} changed, {} in all",
-                    counted(fixed.games, "game"),
-                    counted(fixed.changes, "change")
+                    counted(fixed.games, "game", "games"),
+                    counted(fixed.changes, "change", "changes")
                 ),
             );
         }
@@ -327,8 +330,8 @@ impl Page {
                 out,
                 "<li><code>{}</code>: {}, {}</li>",
                 esc(&input.name),
-                counted(input.games, "game"),
-                counted(input.findings, "finding")
+                counted(input.games, "game", "games"),
+                counted(input.findings, "finding", "findings")
             );
         }
         if summary.inputs.len() > 50 {
@@ -361,7 +364,7 @@ impl Page {
             let _ = writeln!(
                 out,
                 "<p>{} in further event rounds are not counted here (the page counts {MAX_ROUNDS} rounds; the games report has every game).</p>",
-                counted(self.rounds_left_out, "game")
+                counted(self.rounds_left_out, "game", "games")
             );
         }
         out.push_str("</section>\n");
@@ -379,7 +382,7 @@ impl Page {
             let _ = writeln!(
                 out,
                 "<p>{} more with findings are not shown (the page shows {MAX_GAMES} with errors and {MAX_GAMES} others; the findings report has them all).</p>",
-                counted(self.left_out, "game")
+                counted(self.left_out, "game", "games")
             );
         }
         out.push_str("</section>\n");
@@ -463,7 +466,7 @@ fn card_html(out: &mut String, card: &Card) {
         let _ = writeln!(
             out,
             "<p>{} more in the findings report.</p>",
-            counted(card.more as u64, "finding")
+            counted(card.more as u64, "finding", "findings")
         );
     }
     let boards: Vec<&Shown> = card
@@ -598,14 +601,6 @@ pub fn esc(text: &str) -> String {
         }
     }
     out
-}
-
-fn counted(n: u64, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
 }
 
 const STYLE: &str = "

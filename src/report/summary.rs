@@ -96,7 +96,7 @@ impl FixCounts {
 }
 
 /// One word or its plural, with the number: "1 file", "2 files".
-fn counted(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn counted(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {

@@ -269,30 +269,26 @@ impl TrfAudit {
             _ => None,
         };
         if recorded != trf {
-            let board = game.expected.map(|e| match e {
-                KnownOutcome::Decisive {
-                    winner: Color::White,
-                } => Score::Win,
-                KnownOutcome::Decisive {
-                    winner: Color::Black,
-                } => Score::Loss,
-                KnownOutcome::Draw => Score::Draw,
+            let board = game.expected.map(|e| {
+                let score = match e {
+                    KnownOutcome::Decisive {
+                        winner: Color::White,
+                    } => Score::Win,
+                    KnownOutcome::Decisive {
+                        winner: Color::Black,
+                    } => Score::Loss,
+                    KnownOutcome::Draw => Score::Draw,
+                };
+                (e, score)
             });
             let laws = match board {
-                Some(s) if Some(s) == recorded => {
+                Some((_, s)) if Some(s) == recorded => {
                     " The board decides the game's result, so the Laws support the game, not the TRF.".to_owned()
                 }
-                Some(s) if Some(s) == trf => {
+                Some((_, s)) if Some(s) == trf => {
                     " The board decides the TRF's result, so the Laws support the TRF, not the game.".to_owned()
                 }
-                Some(s) => format!(
-                    " The board decides {}, which neither says.",
-                    result_str(match s {
-                        Score::Win => KnownOutcome::Decisive { winner: Color::White },
-                        Score::Loss => KnownOutcome::Decisive { winner: Color::Black },
-                        Score::Draw => KnownOutcome::Draw,
-                    })
-                ),
+                Some((e, _)) => format!(" The board decides {}, which neither says.", result_str(e)),
                 None => String::new(),
             };
             out.push(Finding::new(
@@ -465,22 +461,10 @@ fn cell_text(p: &Player, index: usize) -> String {
         Some(Colour::Black) => "b",
         None => "-",
     };
-    let code = match r.outcome {
-        Outcome::Played(Score::Win) => "1",
-        Outcome::Played(Score::Draw) => "=",
-        Outcome::Played(Score::Loss) => "0",
-        Outcome::Forfeit(Score::Win) => "+",
-        Outcome::Forfeit(_) => "-",
-        Outcome::Unplayed(Score::Win) => "W",
-        Outcome::Unplayed(Score::Draw) => "D",
-        Outcome::Unplayed(Score::Loss) => "L",
-        Outcome::Bye(Score::Win) => "U",
-        Outcome::Bye(Score::Draw) => "H",
-        Outcome::Bye(Score::Loss) => "Z",
-    };
+    let code = r.code as char;
     match r.opponent {
         Some(o) => format!("{o} {colour} {code}"),
-        None => code.to_owned(),
+        None => code.to_string(),
     }
 }
 
@@ -552,6 +536,88 @@ fn player_mismatch(side: &Side<'_>, p: &Player, colour: &str, line: u64) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Alpha (1) beat Beta (2) with White in round 1; Gamma (3) had a bye.
+    fn audit() -> TrfAudit {
+        let line = |rank: u16, name: &str, rating: u16, points: &str, round: &str| {
+            format!(
+                "001 {rank:>4}      {name:<33} {rating:>4} GER {:>11} 2000/01/01 {points:>4} {rank:>4}  {round}",
+                100 + rank
+            )
+        };
+        let text = [
+            line(1, "Alpha, A", 2400, "1.0", "   2 w 1"),
+            line(2, "Beta, B", 2300, "0.0", "   1 b 0"),
+            line(3, "Gamma, C", 2200, "1.0", "   0 - U"),
+        ]
+        .join("\n");
+        TrfAudit::new("t.trf".to_owned(), crate::trf::read(&text))
+    }
+
+    fn codes(
+        audit: &mut TrfAudit,
+        white: &str,
+        black: &str,
+        round: &str,
+        result: &str,
+        elo: &str,
+    ) -> Vec<Kind> {
+        let players = [
+            String::new(),
+            String::new(),
+            elo.to_owned(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ];
+        let game = Game {
+            line: 1,
+            white,
+            black,
+            round,
+            result,
+            players: &players,
+            expected: None,
+        };
+        audit.game(&game).into_iter().map(|f| f.kind).collect()
+    }
+
+    #[test]
+    fn each_way_a_game_differs_from_its_pairing() {
+        let mut a = audit();
+        assert_eq!(
+            codes(&mut a, "Alpha, A", "Beta, B", "1.1", "1-0", "2400"),
+            []
+        );
+        assert_eq!(
+            codes(&mut a, "A Alpha", "Beta, B", "1", "0-1", ""),
+            [Kind::TrfResultMismatch]
+        );
+        assert_eq!(
+            codes(&mut a, "Beta, B", "Alpha, A", "1", "0-1", ""),
+            [Kind::TrfColourMismatch]
+        );
+        assert_eq!(
+            codes(&mut a, "Alpha, A", "Beta, B", "1", "1-0", "2399"),
+            [Kind::TrfPlayerMismatch]
+        );
+        assert_eq!(
+            codes(&mut a, "Alpha, A", "Gamma, C", "1", "1-0", ""),
+            [Kind::GameNotInTrf]
+        );
+        assert_eq!(
+            codes(&mut a, "Alpha, A", "Delta, D", "1", "1-0", ""),
+            [Kind::GameNotInTrf]
+        );
+        assert_eq!(
+            codes(&mut a, "Alpha, A", "Beta, B", "2", "1-0", ""),
+            [Kind::GameNotInTrf]
+        );
+        assert!(a.finish().is_empty());
+        // Without its game, the pairing is missing; the bye needs none.
+        let missing: Vec<Kind> = audit().finish().into_iter().map(|f| f.kind).collect();
+        assert_eq!(missing, [Kind::TrfGameMissing]);
+    }
 
     #[test]
     fn names_fold_across_spellings() {
