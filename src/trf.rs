@@ -287,24 +287,127 @@ impl Tournament {
     }
 }
 
+/// The largest TRF read: a tournament's report file is a few hundred KiB.
+pub const MAX_TRF_BYTES: u64 = 16 << 20;
+
+/// The longest line read, in characters: a player line of `MAX_ROUNDS`
+/// rounds is 91 + 10 per round.
+pub const MAX_LINE_CHARS: usize = 91 + 10 * MAX_ROUNDS;
+
+/// The most rounds read (`XXR`, or a player's line).
+pub const MAX_ROUNDS: usize = 999;
+
+/// The most players read (starting ranks have four digits).
+pub const MAX_PLAYERS: usize = 9999;
+
 /// Columns of a line, 1-based and inclusive, as text (blank past its end).
+/// Columns are characters of the decoded line, not bytes: "Jü" is two.
 fn field(line: &str, from: usize, to: usize) -> &str {
-    let start = from - 1;
-    let end = to.min(line.len());
-    line.get(start..end).unwrap_or("")
+    if line.is_ascii() {
+        let end = to.min(line.len());
+        return line.get(from - 1..end).unwrap_or("");
+    }
+    let offset = |n: usize| line.char_indices().nth(n).map_or(line.len(), |(i, _)| i);
+    line.get(offset(from - 1)..offset(to)).unwrap_or("")
+}
+
+/// Reads a TRF file: at most `MAX_TRF_BYTES`, UTF-8 (else Windows-1252),
+/// or UTF-16 with a byte order mark. Fails, saying why, on what is no TRF
+/// at all: too large, empty, binary or UTF-16 without a byte order mark,
+/// or without a single player line.
+pub fn load(path: &std::path::Path) -> Result<Tournament, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TRF_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_TRF_BYTES {
+        return Err(format!(
+            "larger than {} MiB; a tournament report file is a few hundred KiB, so this is none",
+            MAX_TRF_BYTES >> 20
+        ));
+    }
+    let text = match encoding_rs::Encoding::for_bom(&bytes) {
+        Some((encoding, bom)) if encoding != encoding_rs::UTF_8 => {
+            let (text, _) =
+                encoding.decode_without_bom_handling(bytes.get(bom..).unwrap_or_default());
+            text.into_owned()
+        }
+        _ => {
+            if bytes.contains(&0) {
+                return Err(
+                    "it holds NUL bytes: it is binary, or UTF-16 without a byte order mark, and no TRF (save it as UTF-8)"
+                        .to_owned(),
+                );
+            }
+            crate::read::game::decode(&bytes).0.into_owned()
+        }
+    };
+    let tournament = read(&text);
+    if tournament.players.is_empty() {
+        return Err(if text.trim().is_empty() {
+            "it is empty; a TRF has a line (001) per player".to_owned()
+        } else {
+            "it has no player line (001 in columns 1-3), so it is no TRF, or not one this reads"
+                .to_owned()
+        });
+    }
+    Ok(tournament)
+}
+
+/// The lines of a text ended by LF, CRLF or CR alone (old Mac files).
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let line = &rest[..end];
+        let tail = &rest[end..];
+        rest = tail
+            .strip_prefix("\r\n")
+            .or_else(|| tail.strip_prefix('\n'))
+            .or_else(|| tail.strip_prefix('\r'))
+            .unwrap_or(tail);
+        Some(line)
+    })
 }
 
 /// Reads a TRF. Never fails: what cannot be read is a problem.
 pub fn read(text: &str) -> Tournament {
     let mut t = Tournament::default();
-    for (index, raw) in text.lines().enumerate() {
+    for (index, raw) in lines(text).enumerate() {
         let number = index as u64 + 1;
         let line = raw.trim_end_matches(['\r', ' ', '\t']);
         if line.is_empty() || line.starts_with("###") {
             continue;
         }
+        let width = line.chars().count();
+        if width > MAX_LINE_CHARS {
+            t.problems.push(Problem {
+                trouble: Trouble::Invalid,
+                line: number,
+                column: Some(MAX_LINE_CHARS + 1),
+                message: format!(
+                    "The line is {width} characters long, more than a TRF line of {MAX_ROUNDS} rounds ({MAX_LINE_CHARS}); it is not read."
+                ),
+            });
+            continue;
+        }
         let rest = || line.get(4..).unwrap_or("").trim().to_owned();
         match line.get(..3).unwrap_or(line) {
+            "001" if t.players.len() == MAX_PLAYERS => {
+                t.problems.push(Problem {
+                    trouble: Trouble::Invalid,
+                    line: number,
+                    column: None,
+                    message: format!(
+                        "More than {MAX_PLAYERS} player lines: starting ranks have four digits, so this line is not read."
+                    ),
+                });
+            }
             "001" => {
                 if let Some(player) = player(line, number, &mut t.problems) {
                     t.players.push(player);
@@ -333,7 +436,7 @@ pub fn read(text: &str) -> Tournament {
             }
             "162" => {
                 let mut at = 6;
-                while at <= line.len() {
+                while at <= width {
                     let symbol = field(line, at, at).chars().next().unwrap_or(' ');
                     let value = tenths(field(line, at + 1, at + 4));
                     match value {
@@ -352,8 +455,16 @@ pub fn read(text: &str) -> Tournament {
                     at += 9;
                 }
             }
-            "XXR" => match rest().parse() {
-                Ok(rounds) => t.rounds = rounds,
+            "XXR" => match rest().parse::<u64>() {
+                Ok(rounds) if rounds <= MAX_ROUNDS as u64 => t.rounds = rounds as usize,
+                Ok(rounds) => t.problems.push(Problem {
+                    trouble: Trouble::Invalid,
+                    line: number,
+                    column: Some(5),
+                    message: format!(
+                        "XXR gives {rounds} rounds, more than the {MAX_ROUNDS} a TRF line can hold; it is not read."
+                    ),
+                }),
                 Err(_) => t.problems.push(Problem {
                     trouble: Trouble::Invalid,
                     line: number,
@@ -438,7 +549,8 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
     };
     let mut rounds = Vec::new();
     let mut at = 92;
-    while at <= line.len() {
+    let width = line.chars().count();
+    while at <= width && rounds.len() < MAX_ROUNDS {
         let opponent = field(line, at, at + 3).trim();
         let opponent = match opponent {
             "" => None,
@@ -542,6 +654,13 @@ fn check(t: &mut Tournament) {
             let Some(o) = round.opponent else {
                 continue;
             };
+            if o == p.rank {
+                inconsistent(
+                    p.line,
+                    format!("In round {}, player {o} is paired with himself.", r + 1),
+                );
+                continue;
+            }
             let Some(opp) = by_rank.get(&o) else {
                 inconsistent(
                     p.line,
@@ -596,7 +715,7 @@ fn check(t: &mut Tournament) {
         }
     }
     // A player paired twice in one round.
-    for r in 0..t.rounds {
+    for r in 0..t.rounds.min(MAX_ROUNDS) {
         let mut seen: HashMap<u16, u16> = HashMap::new();
         for p in &t.players {
             if let Some(o) = p.rounds.get(r).and_then(|x| x.opponent)
@@ -658,6 +777,123 @@ mod tests {
                 outcome: Outcome::Bye(Score::Win),
                 code: b'U',
             }
+        );
+    }
+
+    /// Columns are characters, whatever the encoding: an accented name
+    /// shifts nothing after it (it used to shift every later field by a
+    /// byte: "FIDE ID 8603006 against 860300").
+    #[test]
+    fn columns_count_characters_in_utf8_and_latin1() {
+        let text = [
+            line(1, "Jüngling, Jörg", 8603006, "1.0", &[(2, 'w', '1')]),
+            line(2, "Beta, B", 102, "0.0", &[(1, 'b', '0')]),
+        ]
+        .join("\n");
+        let dir = tempfile::tempdir().unwrap();
+        let utf8 = dir.path().join("utf8.trf");
+        std::fs::write(&utf8, &text).unwrap();
+        let latin1 = dir.path().join("latin1.trf");
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+        assert!(bytes.len() < text.len(), "two bytes fewer");
+        std::fs::write(&latin1, &bytes).unwrap();
+        // UTF-16 with a byte order mark, and CR line ends.
+        let utf16 = dir.path().join("utf16.trf");
+        let mut wide = vec![0xff, 0xfe];
+        for unit in text.replace('\n', "\r").encode_utf16() {
+            wide.extend_from_slice(&unit.to_le_bytes());
+        }
+        std::fs::write(&utf16, &wide).unwrap();
+        for path in [&utf8, &latin1, &utf16] {
+            let t = load(path).unwrap();
+            assert_eq!(t.problems, [], "{}", path.display());
+            assert_eq!(t.players.len(), 2, "{}", path.display());
+            let p = &t.players[0];
+            assert_eq!(p.name, "Jüngling, Jörg");
+            assert_eq!(
+                (p.rating, p.fide_id, p.points),
+                (2000, Some(8603006), Some(10))
+            );
+            assert_eq!(p.federation, "GER");
+            assert_eq!(p.rounds[0].opponent, Some(2));
+        }
+    }
+
+    /// What is no TRF is refused, saying why, in bounded memory.
+    #[test]
+    fn what_is_no_trf_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let refused = |name: &str, bytes: &[u8], why: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let err = load(&path).unwrap_err();
+            assert!(err.contains(why), "{name}: {err}");
+        };
+        refused("empty.trf", b"", "empty");
+        refused("blank.trf", b"\n\n  \n", "empty");
+        refused(
+            "notes.trf",
+            b"012 A tournament\nno players here\n",
+            "no player line",
+        );
+        refused("binary.trf", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "NUL bytes");
+        let wide: Vec<u8> = "001    1"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        refused("utf16-no-bom.trf", &wide, "byte order mark");
+        #[cfg(unix)]
+        {
+            let err = load(std::path::Path::new("/dev/zero")).unwrap_err();
+            assert!(err.contains("larger than 16 MiB"), "{err}");
+        }
+    }
+
+    /// The sizes a file states are bounded: never a hang or an abort.
+    #[test]
+    fn stated_sizes_are_bounded() {
+        let player = line(1, "Alpha, A", 101, "0.0", &[]);
+        for xxr in ["18446744073709551615", "1000000000", "10000000", "1000"] {
+            let t = read(&format!("XXR {xxr}\n{player}"));
+            assert_eq!(t.rounds, 0, "XXR {xxr}");
+            assert!(
+                t.problems
+                    .iter()
+                    .any(|p| p.message.contains("more than the 999")),
+                "XXR {xxr}: {:?}",
+                t.problems
+            );
+        }
+        assert_eq!(read(&format!("XXR 999\n{player}")).rounds, 999);
+        // A line of ten million characters is not read.
+        let long = format!("{player}{}", " 2 w 1    ".repeat(1_000_000));
+        let t = read(&long);
+        assert!(t.players.is_empty());
+        assert!(
+            t.problems[0].message.contains("characters long"),
+            "{:?}",
+            t.problems
+        );
+        // A line of more rounds than a TRF holds reads MAX_ROUNDS of them.
+        let many = format!("{player}{}", "    0 - Z ".repeat(MAX_ROUNDS));
+        assert_eq!(read(&many).players[0].rounds.len(), MAX_ROUNDS);
+    }
+
+    #[test]
+    fn a_player_paired_with_himself_is_inconsistent() {
+        let text = [
+            line(1, "Alpha, A", 101, "1.0", &[(1, 'w', '1')]),
+            line(2, "Beta, B", 102, "0.0", &[(0, '-', 'Z')]),
+        ]
+        .join("\n");
+        let t = read(&text);
+        assert!(
+            t.problems
+                .iter()
+                .any(|p| p.trouble == Trouble::Inconsistent
+                    && p.message.contains("paired with himself")),
+            "{:?}",
+            t.problems
         );
     }
 

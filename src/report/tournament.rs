@@ -496,6 +496,25 @@ fn describe(outcome: Outcome, w: &Player, b: &Player) -> String {
     }
 }
 
+/// A FIDE title as one spelling: TRFs write the codes of FIDE's rating
+/// list (`g`, `wg`, `m`, `wm`, `f`, `wf`, `c`, `wc`), PGN tags the titles
+/// (`GM`, `WGM`, ...).
+fn title_meaning(title: &str) -> String {
+    let upper = title.trim().to_ascii_uppercase();
+    let full = match upper.as_str() {
+        "G" => "GM",
+        "WG" => "WGM",
+        "M" => "IM",
+        "WM" => "WIM",
+        "F" => "FM",
+        "WF" => "WFM",
+        "C" => "CM",
+        "WC" => "WCM",
+        other => other,
+    };
+    full.to_owned()
+}
+
 /// A side's tags against its TRF line: FIDE ID, name, rating, title.
 fn player_mismatch(side: &Side<'_>, p: &Player, colour: &str, line: u64) -> Option<Finding> {
     let mut differs = Vec::new();
@@ -515,7 +534,7 @@ fn player_mismatch(side: &Side<'_>, p: &Player, colour: &str, line: u64) -> Opti
         differs.push(format!("rating {elo} against {}", p.rating));
     }
     let title = side.title.trim();
-    if !title.is_empty() && !p.title.is_empty() && !title.eq_ignore_ascii_case(&p.title) {
+    if !title.is_empty() && !p.title.is_empty() && title_meaning(title) != title_meaning(&p.title) {
         differs.push(format!("title {title} against {}", p.title));
     }
     if differs.is_empty() {
@@ -536,6 +555,26 @@ fn player_mismatch(side: &Side<'_>, p: &Player, colour: &str, line: u64) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TRFs write the rating list's codes, PGN the titles: `g` is `GM`.
+    #[test]
+    fn titles_compare_by_meaning() {
+        for (code, title) in [
+            ("g", "GM"),
+            ("wg", "WGM"),
+            ("m", "IM"),
+            ("wm", "WIM"),
+            ("f", "FM"),
+            ("wf", "WFM"),
+            ("c", "CM"),
+            ("wc", "WCM"),
+            ("GM", "gm"),
+        ] {
+            assert_eq!(title_meaning(code), title_meaning(title), "{code}");
+        }
+        assert_ne!(title_meaning("g"), title_meaning("IM"));
+        assert_ne!(title_meaning("wg"), title_meaning("GM"));
+    }
 
     /// Alpha (1) beat Beta (2) with White in round 1; Gamma (3) had a bye.
     fn audit() -> TrfAudit {
