@@ -61,6 +61,28 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
             ),
         ));
     }
+    let quoted = &game.lexed.quoted_tags;
+    for &(line, index) in quoted.listed() {
+        let Some((_, name, value)) = game.tags.iter().nth(index) else {
+            continue;
+        };
+        let name = excerpt(name, 20);
+        let value = excerpt(value, 60);
+        findings.push(Finding::new(
+            Kind::NonStandardTag,
+            line,
+            format!("The value of tag {name} has quotes inside it that are not escaped; it is read as one value, '{value}', up to the quote before ']', but PGN writes a quote inside a value as \\\"."),
+        ));
+    }
+    if let Some((more, &(line, _))) = quoted.unlisted() {
+        findings.push(Finding::new(
+            Kind::NonStandardTag,
+            line,
+            format!(
+                "{more} more tag values of this game, from this line on, have quotes inside them that are not escaped; only the first {MAX_LISTED} are listed."
+            ),
+        ));
+    }
     if let Some((more, bad)) = game.lexed.bad_tags.unlisted() {
         findings.push(Finding::new(
             Kind::MalformedTag,

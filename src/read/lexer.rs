@@ -19,7 +19,8 @@
 //! termination marker (PGN import format; ChessBase writes one after a
 //! game's opening comment), and a tag section that repeats a tag name after a
 //! blank line is the next game's (header-only games, as in broadcast
-//! exports). `pgn::last_game_start` cuts blocks only where both agree. And
+//! exports). Blocks are cut where this module ends a game
+//! (`last_game_start`), so a block never splits what it reads as one. And
 //! a tag pair split over lines (PGN 8.1 allows white space, line ends too,
 //! between its tokens) is read as one tag, where pgn-reader reads tags on
 //! one line only.
@@ -182,6 +183,10 @@ pub struct Lexed {
     /// Tag pairs split over lines, read all the same: the first and last
     /// line and the tag's index in `Tags`.
     pub split_tags: Listed<(u64, u64, usize)>,
+    /// Tag values with quotes inside them that are not escaped
+    /// (`[White ""Mephisto""]`), read as one value up to the quote that
+    /// closes the tag: the line and the tag's index in `Tags`.
+    pub quoted_tags: Listed<(u64, usize)>,
     /// Start of the last bad tag line, so that a line counts once.
     last_bad: Option<usize>,
     /// Mainline moves up to the first unreadable token.
@@ -192,6 +197,8 @@ pub struct Lexed {
     pub marker: Option<Marker>,
     /// Line of a `{` that is never closed.
     pub unterminated_comment: Option<u64>,
+    /// Byte offset of that `{`.
+    pub unterminated_comment_at: usize,
     /// Movetext read but not written as PGN writes it.
     pub odd: Listed<Odd>,
     /// The mainline's move numbers: the index of the move that follows,
@@ -203,6 +210,9 @@ pub struct Lexed {
     pub variations: Option<Variations>,
     /// The line where the game ends (the next game's first line).
     pub end_line: u64,
+    /// Byte offset where the tag section ends: the movetext (a comment, a
+    /// move) begins there, also when it begins on a tag's line.
+    pub tags_end: usize,
     /// Where the next game's tags begin, if this game has tags only and the
     /// next game's follow after a blank line: (byte offset, tags before it).
     pub tag_break: Option<(usize, usize)>,
@@ -257,14 +267,19 @@ pub fn skip_blanks(bytes: &[u8], pos: usize) -> (usize, u64) {
     (cur.pos, cur.line)
 }
 
-/// Where the last game of a run of header-only games at the start of
-/// `chunk` begins (not at the chunk's very start), or 0: a cut the workers
-/// read the same way whatever follows the chunk, because the game before it
-/// ended inside the chunk and the line it starts on is complete. pgn-reader
-/// reads such a run as one game, so it finds no cut there.
+/// Where the last game that starts in `chunk` begins (not at the chunk's
+/// very start), or 0 when no game before it ends inside the chunk: a cut
+/// the workers read the same way whatever follows the chunk. Games are
+/// found as `Lexed::scan` finds them (moves skimmed, not read), so a block
+/// ends exactly where reading the whole input in one piece would end a
+/// game; the game at the cut must have its first line complete, so that
+/// a tag name cut short cannot end the game before it.
 pub fn last_game_start(chunk: &[u8]) -> usize {
     let mut tags = Tags::default();
-    let mut lexed = Lexed::default();
+    let mut lexed = Lexed {
+        skim: true,
+        ..Lexed::default()
+    };
     let mut pos = 0;
     let mut last = 0;
     loop {
@@ -278,10 +293,7 @@ pub fn last_game_start(chunk: &[u8]) -> usize {
             }
             last = start;
         }
-        match lexed.header_only_end(rest, &mut tags) {
-            Some(end) => pos = start + end.max(1),
-            None => break,
-        }
+        pos = start + lexed.scan(rest, 1, &mut tags).max(1);
         if pos >= chunk.len() {
             break;
         }
@@ -436,7 +448,9 @@ impl Lexed {
             pos: 0,
             line: first_line,
         };
-        if self.scan_tags(&mut cur, tags) {
+        let more = self.scan_tags(&mut cur, tags);
+        self.tags_end = cur.pos;
+        if more {
             self.scan_movetext(&mut cur);
         }
         self.end_line = cur.line;
@@ -451,6 +465,7 @@ impl Lexed {
         self.bad_tags.clear();
         self.spaced_tags.clear();
         self.split_tags.clear();
+        self.quoted_tags.clear();
         self.last_bad = None;
         self.name_set.0.clear();
         self.name_set.1 = 0;
@@ -464,20 +479,6 @@ impl Lexed {
         self.tag_break = None;
         self.names.clear();
         self.recent_comments = [None; 3];
-    }
-
-    /// Reads only a game's tag section: where the game ends when it has
-    /// tags only and the next game's tags follow after a blank line, else
-    /// `None`.
-    pub fn header_only_end(&mut self, bytes: &[u8], tags: &mut Tags) -> Option<usize> {
-        self.reset(tags);
-        let mut cur = Cursor {
-            bytes,
-            pos: 0,
-            line: 1,
-        };
-        let more = self.scan_tags(&mut cur, tags);
-        (!more && self.tag_break.is_some()).then_some(cur.pos)
     }
 
     /// pgn-reader's `read_tags` and `skip_ket`. Returns false when the tags
@@ -558,6 +559,20 @@ impl Lexed {
                 let rest = cur.rest();
                 match memchr::memchr3(b'\\', b'"', b'\n', rest) {
                     Some(n) if rest[n] == b'"' => {
+                        let after = rest.get(n + 1..).unwrap_or_default();
+                        // `[White ""Mephisto""]`: quotes inside the value
+                        // that are not escaped; the value runs to the quote
+                        // that closes the tag.
+                        let inner = (!closes_tag(after))
+                            .then(|| inner_quoted_end(after))
+                            .flatten();
+                        let n = match inner {
+                            Some(m) => {
+                                self.quoted_tags.push((line, self.tag_lines.len()));
+                                n + 1 + m
+                            }
+                            None => n,
+                        };
                         value_end = cur.pos + n;
                         cur.skip(n + 1);
                         break;
@@ -665,6 +680,7 @@ impl Lexed {
                         self.comment(start + 1, cur.pos - 1);
                     } else {
                         self.unterminated_comment = Some(line);
+                        self.unterminated_comment_at = start;
                     }
                 }
                 b'\n' => {
@@ -988,6 +1004,45 @@ struct SplitTag {
     end: usize,
 }
 
+/// Whether what follows a value's quote closes the tag: blanks, then `]`,
+/// a line end or the end of the input.
+fn closes_tag(after: &[u8]) -> bool {
+    let rest = after.trim_ascii_start();
+    let blanks = &after[..after.len() - rest.len()];
+    rest.is_empty() || rest[0] == b']' || blanks.contains(&b'\n')
+}
+
+/// Where the quote that closes a tag value with unescaped quotes inside it
+/// stands in `after` (which follows the first inner quote): the first
+/// quote on the line followed by `]` and then only blanks or another tag,
+/// else the first quote followed by `]`. `None` when no quote on the line
+/// is followed by `]` (then the first quote ends the value, as in
+/// pgn-reader). A `{` ends the search: what follows it on a tag's line is
+/// a comment (as `--fix` writes where movetext runs into a tag line).
+fn inner_quoted_end(after: &[u8]) -> Option<usize> {
+    let line = &after[..memchr::memchr2(b'\n', b'{', after).unwrap_or(after.len())];
+    let mut first = None;
+    let mut i = 0;
+    while let Some(n) = memchr::memchr2(b'\\', b'"', line.get(i..).unwrap_or_default()) {
+        let at = i + n;
+        if line[at] == b'\\' {
+            i = at + 2;
+            continue;
+        }
+        i = at + 1;
+        let rest = line.get(at + 1..).unwrap_or_default().trim_ascii_start();
+        let Some(tail) = rest.strip_prefix(b"]") else {
+            continue;
+        };
+        let tail = tail.trim_ascii_start();
+        if tail.is_empty() || tail[0] == b'[' {
+            return Some(at);
+        }
+        first.get_or_insert(at);
+    }
+    first
+}
+
 /// Bytes within which a tag pair split over lines must close.
 const SPLIT_TAG_MAX: usize = 1024;
 
@@ -1115,9 +1170,69 @@ mod tests {
         // partial fourth is never a cut.
         assert_eq!(last_game_start(run), 26);
         assert_eq!(last_game_start(b"[White \"a\"]\n\n"), 0);
-        // A game with movetext ends the run: no cut after it is looked for.
+        // After a game with movetext, the next game is a cut too.
         let mixed = b"[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n";
-        assert_eq!(last_game_start(mixed), 0);
+        assert_eq!(last_game_start(mixed), 22);
+        // Movetext continued after a blank line stays with its game.
+        let pgn = b"[A \"1\"]\n1. e4\n\n[B \"2\"]\n1. d4\n\n2. c4\n";
+        assert_eq!(last_game_start(pgn), 15);
+        assert_eq!(last_game_start(b""), 0);
+    }
+
+    #[test]
+    fn a_tag_line_of_any_length_is_never_a_cut() {
+        // pgn-reader gives up on a tag line over 255 bytes and reads on
+        // from the next line as a new game; the lexer reads the tag.
+        let long = "x".repeat(300);
+        let pgn = format!(
+            "[Event \"E\"]\n[Site \"S\"]\n[Annotator \"{long}\"]\n[White \"W\"]\n\n1. e4 *\n\n[Event"
+        );
+        let cut = last_game_start(pgn.as_bytes());
+        assert_eq!(cut, 0, "the only whole game's line is not complete");
+        let pgn = format!("{pgn} \"F\"]\n");
+        assert_eq!(last_game_start(pgn.as_bytes()), pgn.len() - 12);
+    }
+
+    #[test]
+    fn quotes_inside_a_value_are_part_of_it() {
+        let cases: &[(&str, &[&str], bool)] = &[
+            (r#"[White ""Mephisto""]"#, &[r#""Mephisto""#], true),
+            (
+                r#"[Event "006.Torneo "Pribaltic""]"#,
+                &[r#"006.Torneo "Pribaltic""#],
+                true,
+            ),
+            (
+                r#"[Annotator "Lopez "Battle Royale""]"#,
+                &[r#"Lopez "Battle Royale""#],
+                true,
+            ),
+            // Two tags on a line: each closes at its own quote.
+            (
+                r#"[White "a "b" c"] [Black "d"]"#,
+                &[r#"a "b" c"#, "d"],
+                true,
+            ),
+            // Escaped quotes are PGN's own, not inner quotes.
+            (r#"[White "a \"b\""]"#, &[r#"a "b""#], false),
+            // No quote closes the tag: the first quote ends the value.
+            (r#"[White "a" b]"#, &["a"], false),
+        ];
+        for &(line, values, quoted) in cases {
+            let mut tags = Tags::default();
+            let mut lexed = Lexed::default();
+            let text = format!("{line}\n\n1. e4 *\n");
+            let end = lexed.scan(text.as_bytes(), 1, &mut tags);
+            assert_eq!(end, text.len(), "{line}: one game");
+            let read: Vec<&[u8]> = tags.iter().map(|(_, _, v)| v).collect();
+            let want: Vec<&[u8]> = values.iter().map(|v| v.as_bytes()).collect();
+            assert_eq!(read, want, "{line}");
+            assert_eq!(!lexed.quoted_tags.listed().is_empty(), quoted, "{line}");
+            if quoted {
+                assert_eq!(lexed.sans.len(), 1, "{line}");
+                assert!(lexed.bad_tags.listed().is_empty(), "{line}");
+            }
+        }
     }
 
     #[test]

@@ -18,7 +18,6 @@ use crate::{
     fix,
     read::input::{self, Input},
     read::lexer::{self, Lexed},
-    read::pgn,
     read::{game::RawGame, tags::Tags},
     report::GameResult,
     selection::Selection,
@@ -421,7 +420,7 @@ pub fn read_stream(
         let cut = if eof {
             chunk.len()
         } else {
-            match game_start(&chunk) {
+            match lexer::last_game_start(&chunk) {
                 0 if chunk.len() < MAX_GAME_BYTES => {
                     // One game larger than the chunk: read more of it.
                     target = (chunk.len() * 2).clamp(BLOCK_BYTES, MAX_GAME_BYTES);
@@ -482,16 +481,6 @@ pub fn read_stream(
         if eof {
             return true;
         }
-    }
-}
-
-/// Where the last game that starts in `chunk` (not at its very start)
-/// begins, or 0. pgn-reader's cut is used first; where it finds none (a run
-/// of header-only games is one game to pgn-reader), the lexer's.
-fn game_start(chunk: &[u8]) -> usize {
-    match pgn::last_game_start(chunk) {
-        0 => lexer::last_game_start(chunk),
-        cut => cut,
     }
 }
 
@@ -891,6 +880,41 @@ mod tests {
     }
 
     #[test]
+    fn long_tags_and_inner_quotes_never_split_a_game_at_a_block_end() {
+        // Every game has a tag line longer than pgn-reader reads (255
+        // bytes) and a value with quotes inside it; whichever game a block
+        // ends in, each is one game with all its tags.
+        let long = "y".repeat(300);
+        let mut bytes = Vec::new();
+        let mut count = 0;
+        while bytes.len() < 3 * BLOCK_BYTES {
+            let pad = "z".repeat(count % 97);
+            bytes.extend_from_slice(
+                format!(
+                    "[Event \"E \"{count}\"\"]\n[Site \"S\"]\n[Annotator \"{long}{pad}\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+                )
+                .as_bytes(),
+            );
+            count += 1;
+        }
+        let (pieces, games, problems) = read_all(&bytes);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(pieces.len() > 3, "{} pieces", pieces.len());
+        assert_eq!(games.len(), count);
+        for game in &games {
+            let codes: Vec<&str> = game.findings.iter().map(|f| f.kind.code()).collect();
+            // The Date and Round are missing, the Event has inner quotes:
+            // nothing else.
+            assert_eq!(
+                codes,
+                ["non-standard-tag", "missing-tag"],
+                "line {}",
+                game.line
+            );
+        }
+    }
+
+    #[test]
     fn blocks_end_between_games_whatever_the_block_size() {
         // Cutting a file into blocks must not change what is found.
         let path = crate::testing::sample().join("parser-tests/pgn-extract/fischer.pgn");
@@ -910,7 +934,7 @@ mod tests {
             let cut = if chunk.len() == rest.len() {
                 rest.len()
             } else {
-                pgn::last_game_start(chunk)
+                lexer::last_game_start(chunk)
             };
             if cut == 0 {
                 size *= 2;
