@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// Exit status: 0 no finding at or above --fail-on; 1 there are such
 /// findings; 2 an input could not be read (missing file, corrupt compressed
 /// stream), no game was read at all, a report could not be written, or the
-/// flags are wrong; 130/143 interrupted by SIGINT/SIGTERM (no report file
+/// flags are wrong; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (no report file
 /// is written then).
 #[derive(Debug, Parser)]
 #[command(
@@ -37,6 +37,14 @@ pub struct Cli {
     /// when it is not a terminal.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
+
+    /// Follow symbolic links to directories while searching a directory
+    /// INPUT. By default such a link is skipped with a note, so that a link
+    /// to `/` or to a mount cannot turn a run into a walk of the whole file
+    /// system (links to files are read; a directory named on the command
+    /// line is searched wherever it is).
+    #[arg(long)]
+    pub follow: bool,
 
     /// Write the findings report (CSV, one row per finding) to this file
     /// instead of standard output (`-`). A report file appears, whole, only

@@ -157,7 +157,7 @@ impl Config {
         if let Some(path) = &cli.baseline {
             selection = selection.with_baseline(path).map_err(usage)?;
         }
-        let (mut inputs, notes) = input::expand(&paths);
+        let (mut inputs, notes) = input::expand(&paths, cli.follow);
         for note in notes {
             eprintln!("pgn-arbiter: {note}");
         }
@@ -173,10 +173,9 @@ impl Config {
         };
         let trf = match &cli.trf {
             Some(path) => {
-                let bytes = std::fs::read(path)
+                let tournament = crate::trf::load(path)
                     .map_err(|e| UsageError(format!("--trf {}: {e}", path.display())))?;
-                let (text, _) = crate::read::game::decode(&bytes);
-                Some((path.display().to_string(), crate::trf::read(&text)))
+                Some((path.display().to_string(), tournament))
             }
             None => None,
         };
@@ -205,9 +204,10 @@ impl Config {
         outputs.extend(games.as_ref().map(|g| ("--games", g)));
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
         outputs.extend(html.as_ref().map(|h| ("--html", h)));
-        // The TRF is read as an input is: no report may be written over it.
+        // The TRF and the baseline are read as an input is: no output may
+        // be written over them.
         let mut read = inputs.clone();
-        read.extend(cli.trf.iter().map(|path| Input {
+        read.extend(cli.trf.iter().chain(&cli.baseline).map(|path| Input {
             name: path.display().to_string(),
             source: input::Source::File(path.clone()),
         }));
@@ -216,7 +216,7 @@ impl Config {
         let fix = cli
             .fix
             .as_deref()
-            .map(|out| fixed::plan(&inputs, out, &reports))
+            .map(|out| fixed::plan(&inputs, &read, out, &reports))
             .transpose()
             .map_err(UsageError)?;
         Ok(Config {

@@ -28,6 +28,9 @@ pub enum SelectionError {
     UnknownItem(String, &'static str),
     /// The baseline cannot be read as a findings report: its path and why.
     Baseline(String, String),
+    /// `--select` or `--ignore` given with no item (an unset variable in a
+    /// script, say): the flag.
+    Empty(&'static str),
 }
 
 impl std::fmt::Display for SelectionError {
@@ -38,6 +41,10 @@ impl std::fmt::Display for SelectionError {
                 "'{item}' is no finding code, severity (error, warning, info) or start of a code; did you mean '{nearest}'?"
             ),
             SelectionError::Baseline(path, why) => write!(f, "--baseline {path}: {why}"),
+            SelectionError::Empty(flag) => write!(
+                f,
+                "{flag} is given with no item (an unset variable?); give codes, severities or starts of codes, such as {flag} error,unclaimed-, or leave {flag} out"
+            ),
         }
     }
 }
@@ -83,6 +90,39 @@ impl Item {
     }
 }
 
+/// The longest line a baseline may have: far more than any row of a
+/// findings report, whose cells are capped.
+const MAX_BASELINE_LINE: usize = 1 << 20;
+
+/// A reader that fails on a line longer than `MAX_BASELINE_LINE`, so that a
+/// baseline that is no report (`/dev/zero`, a binary file) is an error in
+/// bounded memory, not a record that grows until memory runs out.
+struct LineBounded<R> {
+    inner: R,
+    since_break: usize,
+}
+
+impl<R: std::io::Read> std::io::Read for LineBounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let read = buf.get(..n).unwrap_or_default();
+        match memchr::memrchr(b'\n', read) {
+            Some(at) => self.since_break = n - at - 1,
+            None => self.since_break += n,
+        }
+        if self.since_break > MAX_BASELINE_LINE {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "a line is longer than {} MiB, so it is no findings report",
+                    MAX_BASELINE_LINE >> 20
+                ),
+            ));
+        }
+        Ok(n)
+    }
+}
+
 /// The findings a run reports.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
@@ -99,14 +139,22 @@ pub struct Selection {
 impl Selection {
     /// Reads `--select` and `--ignore` (comma-separated lists).
     pub fn new(select: Option<&str>, ignore: Option<&str>) -> Result<Selection, SelectionError> {
-        let list = |text: &str| -> Result<Vec<Item>, SelectionError> {
-            text.split(',')
+        let list = |flag, text: &str| -> Result<Vec<Item>, SelectionError> {
+            let items = text
+                .split(',')
                 .filter(|t| !t.trim().is_empty())
                 .map(Item::parse)
-                .collect()
+                .collect::<Result<Vec<Item>, SelectionError>>()?;
+            if items.is_empty() {
+                return Err(SelectionError::Empty(flag));
+            }
+            Ok(items)
         };
-        let select = select.map(list).transpose()?;
-        let ignore = ignore.map(list).transpose()?.unwrap_or_default();
+        let select = select.map(|t| list("--select", t)).transpose()?;
+        let ignore = ignore
+            .map(|t| list("--ignore", t))
+            .transpose()?
+            .unwrap_or_default();
         let kept = Kind::ALL
             .iter()
             .map(|&kind| {
@@ -129,7 +177,11 @@ impl Selection {
     pub fn with_baseline(mut self, path: &Path) -> Result<Selection, SelectionError> {
         let name = path.display().to_string();
         let fail = |why: String| SelectionError::Baseline(name.clone(), why);
-        let mut reader = csv::Reader::from_path(path).map_err(|e| fail(e.to_string()))?;
+        let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+        let mut reader = csv::Reader::from_reader(LineBounded {
+            inner: std::io::BufReader::new(file),
+            since_break: 0,
+        });
         let headers = reader.headers().map_err(|e| fail(e.to_string()))?.clone();
         let column = |want: &str| {
             headers.iter().position(|h| h == want).ok_or_else(|| {

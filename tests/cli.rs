@@ -604,11 +604,12 @@ fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
         names.sort();
         names
     };
-    // A games report that cannot be written: the findings report stays too.
+    // A games report that cannot be written (its directory would be below
+    // a file): the findings report stays too.
     let sample = fixtures().join("sample.pgn");
     let out = bin()
         .current_dir(tmp.path())
-        .args(["-q", "--findings", "f.csv", "--games", "no/such/dir/g.csv"])
+        .args(["-q", "--findings", "f.csv", "--games", "f.csv/dir/g.csv"])
         .arg(&sample)
         .output()
         .unwrap();
@@ -758,7 +759,31 @@ fn a_directory_walk_ends_and_skips_what_is_not_a_file() {
         stderr.contains("pipe.pgn: skipped, not a regular file"),
         "{stderr}"
     );
-    assert!(stderr.contains("already searched"), "{stderr}");
+    // Links to directories are not followed without --follow (as ripgrep
+    // and fd): a link to `/` cannot turn a run into a walk of the disk.
+    assert!(
+        stderr.contains("self: skipped, a symbolic link to a directory; give --follow"),
+        "{stderr}"
+    );
+    let out = run_in(
+        tmp.path(),
+        &[
+            "--follow",
+            "--games",
+            "g.csv",
+            "--findings",
+            "/dev/null",
+            "archive",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let games = strict_rows(&fs::read_to_string(tmp.path().join("g.csv")).unwrap());
+    assert_eq!(games.len(), 12);
+    assert!(
+        text(&out.stderr).contains("already searched"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// Issue 9: checking nothing is not a pass.

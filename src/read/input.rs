@@ -72,10 +72,15 @@ pub type Notes = Vec<String>;
 /// Expands the command line's paths into inputs: a directory becomes the PGN
 /// files below it, in sorted order, each file once (by device and inode) and
 /// each directory once (so symlink loops end); anything else is taken as
-/// given, so that `<(zcat x.gz)` and `/dev/stdin` work. What a walk skips
-/// (FIFOs, sockets, devices, loops, files seen before) is said in `notes`.
-pub fn expand(paths: &[PathBuf]) -> (Vec<Input>, Notes) {
-    let mut walk = Walk::default();
+/// given, so that `<(zcat x.gz)` and `/dev/stdin` work. Symbolic links to
+/// directories met in a walk are followed only when `follow` (`--follow`,
+/// as ripgrep and fd have it). What a walk skips (FIFOs, sockets, devices,
+/// loops, links to directories, files seen before) is said in `notes`.
+pub fn expand(paths: &[PathBuf], follow: bool) -> (Vec<Input>, Notes) {
+    let mut walk = Walk {
+        follow,
+        ..Walk::default()
+    };
     for path in paths {
         if path.as_os_str() == "-" {
             walk.inputs.push(Input {
@@ -122,6 +127,8 @@ struct Walk {
     notes: Notes,
     dirs: std::collections::HashSet<(u64, u64)>,
     files: std::collections::HashSet<(u64, u64)>,
+    /// Follow symbolic links to directories.
+    follow: bool,
 }
 
 impl Walk {
@@ -169,7 +176,15 @@ impl Walk {
                 }
             };
             if meta.is_dir() {
-                self.dir(&path);
+                let link = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+                if link && !self.follow {
+                    self.notes.push(format!(
+                        "{}: skipped, a symbolic link to a directory; give --follow to search it",
+                        path.display()
+                    ));
+                } else {
+                    self.dir(&path);
+                }
             } else if !is_pgn_name(&path) {
             } else if !meta.is_file() {
                 self.notes.push(format!(
@@ -651,7 +666,7 @@ mod tests {
             .status()
             .unwrap();
         assert!(made.success());
-        let (inputs, notes) = expand(&[root.to_path_buf()]);
+        let (inputs, notes) = expand(&[root.to_path_buf()], true);
         let names: Vec<String> = inputs
             .iter()
             .map(|i| {
@@ -670,14 +685,30 @@ mod tests {
         );
         assert!(notes.contains("already searched"), "{notes}");
         // Named on the command line, a FIFO is read as given.
-        let (inputs, _) = expand(std::slice::from_ref(&fifo));
+        let (inputs, _) = expand(std::slice::from_ref(&fifo), false);
         assert_eq!(inputs[0].source, Source::File(fifo));
         // Entered through a loop, the walk still ends, each file once.
-        let (inputs, _) = expand(&[root.join("sub/self/self")]);
+        let (inputs, _) = expand(&[root.join("sub/self/self")], true);
         assert_eq!(inputs.len(), 2);
+        // Without --follow, links to directories are not searched.
+        let (inputs, notes) = expand(&[root.to_path_buf()], false);
+        assert_eq!(inputs.len(), 2);
+        let notes = notes.join("\n");
+        assert!(
+            notes.contains("sub/self: skipped, a symbolic link to a directory"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("sub/up: skipped, a symbolic link"),
+            "{notes}"
+        );
+        // Named on the command line, a link is searched; the links in it
+        // are not.
+        let (inputs, _) = expand(&[root.join("sub/self/self")], false);
+        assert_eq!(inputs.len(), 1);
         // A directory without PGN says so.
         let empty = tempfile::tempdir().unwrap();
-        let (inputs, notes) = expand(&[empty.path().to_path_buf()]);
+        let (inputs, notes) = expand(&[empty.path().to_path_buf()], false);
         assert!(inputs.is_empty());
         assert!(notes[0].contains("no PGN file"), "{notes:?}");
     }

@@ -20,6 +20,7 @@ use crate::{
     board::rules::Edition,
     finding::{Finding, Kind, Severity},
     fix::Change,
+    report::cell::CELL_MAX,
 };
 
 /// Games with findings the page shows (errors first).
@@ -202,8 +203,8 @@ impl Page {
         // The round number, before any board number (`3.1`).
         let round = facts.round.split('.').next().unwrap_or_default().trim();
         let key = (
-            format!("{} ({})", facts.event, facts.site),
-            round.to_owned(),
+            format!("{} ({})", capped(facts.event), capped(facts.site)),
+            capped(round).into_owned(),
         );
         let slot = if self.rounds.len() < MAX_ROUNDS || self.rounds.contains_key(&key) {
             Some(self.rounds.entry(key).or_default())
@@ -253,15 +254,15 @@ impl Page {
             })
             .collect();
         list.push(Card {
-            file: facts.file.to_owned(),
+            file: capped(facts.file).into_owned(),
             number: facts.number,
             line: facts.line,
-            white: facts.white.to_owned(),
-            black: facts.black.to_owned(),
-            event: facts.event.to_owned(),
-            round: facts.round.to_owned(),
-            date: facts.date.to_owned(),
-            result: facts.result.to_owned(),
+            white: capped(facts.white).into_owned(),
+            black: capped(facts.black).into_owned(),
+            event: capped(facts.event).into_owned(),
+            round: capped(facts.round).into_owned(),
+            date: capped(facts.date).into_owned(),
+            result: capped(facts.result).into_owned(),
             findings: shown,
             more: findings.len().saturating_sub(MAX_FINDINGS),
             changes: facts.changes.to_vec(),
@@ -582,6 +583,24 @@ fn glyph(piece: char) -> Option<char> {
         'p' => '♟',
         _ => return None,
     })
+}
+
+/// A value from the input cut as a report's cell is (`CELL_MAX`
+/// characters, saying so), so that the page stays small whatever the tags
+/// hold: a few KiB per game shown.
+fn capped(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= CELL_MAX {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let count = text.chars().count();
+    if count <= CELL_MAX {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let note = format!("… (cut from {count} characters)");
+    let keep = CELL_MAX.saturating_sub(note.chars().count());
+    let mut out: String = text.chars().take(keep).collect();
+    out.push_str(&note);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Text made safe in HTML and XML: markup characters escaped, control

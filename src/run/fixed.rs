@@ -28,9 +28,12 @@ use crate::{
 const COMPRESSED: [&str; 4] = [".gz", ".bz2", ".zst", ".xz"];
 
 /// Where each input's corrected copy goes (`None`: an input that is no
-/// file, such as a directory that could not be listed).
+/// file, such as a directory that could not be listed). No copy may be
+/// any file in `read` (the inputs, the TRF, the baseline, the file behind
+/// standard input) or a report.
 pub fn plan(
     inputs: &[Input],
+    read: &[Input],
     out: &Path,
     reports: &[&Output],
 ) -> Result<Vec<Option<Output>>, String> {
@@ -79,30 +82,22 @@ pub fn plan(
         }
         vec![Some(out.to_path_buf())]
     };
-    let inputs_seen: HashSet<(u64, u64)> = inputs
-        .iter()
-        .filter_map(|i| match &i.source {
-            Source::File(p) | Source::Shard(p, _) => {
-                fs::metadata(p).ok().as_ref().and_then(identity)
-            }
-            _ => None,
-        })
-        .collect();
     let mut seen = HashSet::new();
     for target in targets.iter().flatten() {
-        let clash = fs::metadata(target)
-            .ok()
-            .as_ref()
-            .and_then(identity)
-            .is_some_and(|id| inputs_seen.contains(&id))
-            || inputs.iter().any(|i| match &i.source {
-                Source::File(p) | Source::Shard(p, _) => output::same_file(p, target),
-                _ => false,
-            });
-        if clash {
+        let target_id = fs::metadata(target).ok().as_ref().and_then(identity);
+        let clash = read.iter().find(|i| match &i.source {
+            Source::Stdin => target_id.is_some() && target_id == output::stdin_identity(),
+            Source::File(p) | Source::Shard(p, _) => output::same_file(p, target),
+            Source::Unlistable(_) => false,
+        });
+        if let Some(input) = clash {
             return Err(format!(
-                "--fix would write {} over an input; a corrected copy is never written over an input: give --fix another file or directory (nothing was written)",
-                target.display()
+                "--fix would write {} over {}, which this run reads; a corrected copy is never written over what the run reads: give --fix another file or directory (nothing was written)",
+                target.display(),
+                match input.source {
+                    Source::Stdin => "the file on standard input",
+                    _ => &input.name,
+                }
             ));
         }
         if reports
@@ -310,24 +305,58 @@ mod tests {
         fs::write(b.join("x.pgn.gz"), "1. e4 *\n").unwrap();
         let out = dir.path().join("out");
         let inputs = [file(&a.join("x.pgn")), file(&b.join("x.pgn.gz"))];
-        let targets = plan(&inputs, &out, &[]).unwrap();
+        let targets = plan(&inputs, &inputs, &out, &[]).unwrap();
         let file = |p: PathBuf| Some(Output::File(p));
         assert_eq!(
             targets,
             [file(out.join("a/x.pgn")), file(out.join("b/x.pgn"))]
         );
         // One input: OUT is the copy, and never an input.
-        let one = plan(&inputs[..1], &dir.path().join("fixed.pgn"), &[]).unwrap();
+        let one = plan(
+            &inputs[..1],
+            &inputs[..1],
+            &dir.path().join("fixed.pgn"),
+            &[],
+        )
+        .unwrap();
         assert_eq!(one, [file(dir.path().join("fixed.pgn"))]);
         // `-`: standard output, unless a report goes there.
-        let stdout = plan(&inputs, Path::new("-"), &[]).unwrap();
+        let stdout = plan(&inputs, &inputs, Path::new("-"), &[]).unwrap();
         assert_eq!(stdout, [Some(Output::Stdout), Some(Output::Stdout)]);
-        assert!(plan(&inputs, Path::new("-"), &[&Output::Stdout]).is_err());
-        assert!(plan(&inputs[..1], &a.join("x.pgn"), &[]).is_err());
-        assert!(plan(&inputs[..1], &dir.path().join("fixed.pgn.gz"), &[]).is_err());
+        assert!(plan(&inputs, &inputs, Path::new("-"), &[&Output::Stdout]).is_err());
+        assert!(plan(&inputs[..1], &inputs[..1], &a.join("x.pgn"), &[]).is_err());
+        assert!(
+            plan(
+                &inputs[..1],
+                &inputs[..1],
+                &dir.path().join("fixed.pgn.gz"),
+                &[]
+            )
+            .is_err()
+        );
         // A directory of inputs fixed into itself would overwrite them.
-        assert!(plan(&inputs, dir.path(), &[]).is_err());
+        assert!(plan(&inputs, &inputs, dir.path(), &[]).is_err());
         let report = Output::File(dir.path().join("fixed.pgn"));
-        assert!(plan(&inputs[..1], &dir.path().join("fixed.pgn"), &[&report]).is_err());
+        assert!(
+            plan(
+                &inputs[..1],
+                &inputs[..1],
+                &dir.path().join("fixed.pgn"),
+                &[&report]
+            )
+            .is_err()
+        );
+        // Nor any other file the run reads: a TRF, a baseline.
+        let trf = dir.path().join("t.trf");
+        fs::write(&trf, "012 x\n").unwrap();
+        let read = [
+            inputs[0].clone(),
+            Input {
+                name: "t.trf".into(),
+                source: Source::File(trf.clone()),
+            },
+        ];
+        let err = plan(&inputs[..1], &read, &trf, &[]).unwrap_err();
+        assert!(err.contains("which this run reads"), "{err}");
     }
 }

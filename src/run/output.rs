@@ -4,7 +4,7 @@
 //! A report file is written to a temporary file beside its target
 //! (`.NAME.XXXXXX.partial`, in the same directory so that the final rename
 //! cannot cross file systems) and renamed over the target only when the run
-//! has completed. On an error, SIGINT or SIGTERM the temporary file is
+//! has completed. On an error, SIGINT, SIGTERM or SIGHUP the temporary file is
 //! removed and the previous report, if any, is left as it was. Before
 //! anything is opened, `check` refuses a report path that is an input (the
 //! same file by device and inode, through symlinks), that names a PGN file,
@@ -51,14 +51,14 @@ impl Output {
 
 /// The identity of what standard input reads, when it is a file.
 #[cfg(unix)]
-fn stdin_identity() -> Option<(u64, u64)> {
+pub(crate) fn stdin_identity() -> Option<(u64, u64)> {
     use std::os::fd::AsFd;
     let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
     identity(&File::from(fd).metadata().ok()?)
 }
 
 #[cfg(not(unix))]
-fn stdin_identity() -> Option<(u64, u64)> {
+pub(crate) fn stdin_identity() -> Option<(u64, u64)> {
     None
 }
 
@@ -180,7 +180,7 @@ impl std::fmt::Display for Refused {
             Refused::Directory(flag, path) => write!(f, "{flag} {} is a directory", path.display()),
             Refused::Input(flag, path, input) => write!(
                 f,
-                "{flag} {} is an input ({input}); a report is never written over an input (nothing was written)",
+                "{flag} {} is a file this run reads ({input}); an output is never written over what the run reads (nothing was written)",
                 path.display()
             ),
         }
@@ -197,15 +197,16 @@ fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// On SIGINT or SIGTERM, removes the temporary report files and exits with
+/// On SIGINT, SIGTERM or SIGHUP (the terminal closed), removes the
+/// temporary report files and exits with
 /// 128 + the signal's number, as a shell does for a process the signal
 /// killed. Installed once, when a report goes to a file.
 #[cfg(unix)]
 pub fn clean_up_on_signals() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
             return;
         };
         std::thread::spawn(move || {
@@ -309,11 +310,23 @@ impl Opened {
             _ => Path::new("."),
         };
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let temp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".partial")
-            .tempfile_in(dir)?;
+        // One rule for every output: missing parent directories are made.
+        fs::create_dir_all(dir)?;
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".partial");
+        // 0666, which creating the file reduces by the umask.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let temp = builder.tempfile_in(dir)?;
         let (file, temp) = temp.into_parts();
+        // A file replaced keeps its mode; a new one has what the umask
+        // leaves of 0666, as any file a program creates.
+        if let Ok(meta) = fs::metadata(&path)
+            && meta.is_file()
+        {
+            file.set_permissions(meta.permissions())?;
+        }
         pending().push(temp.to_path_buf());
         let writer = Box::new(BufWriter::with_capacity(1 << 16, file.try_clone()?));
         Ok(Opened {
