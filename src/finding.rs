@@ -189,6 +189,9 @@ kinds! {
     TrfColourMismatch => "trf-colour-mismatch", Error, Trf;
     /// A player's FIDE ID, name, rating or title in the game's tags that differs from the TRF.
     TrfPlayerMismatch => "trf-player-mismatch", Warning, Trf;
+    /// A game with no termination marker whose record stops before its end
+    /// (PlyCount states more plies, or a move number has no move after it).
+    TruncatedGame => "truncated-game", Error, Pgn("PGN 8.2.6");
 }
 
 impl fmt::Display for Kind {
@@ -385,6 +388,7 @@ mod tests {
                 "trf-result-mismatch",
                 "trf-colour-mismatch",
                 "trf-player-mismatch",
+                "truncated-game",
             ]
         );
     }

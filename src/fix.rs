@@ -208,7 +208,8 @@ fn before_number(bytes: &[u8], start: usize) -> usize {
     let bounded = number_start == 0
         || before_dots
             .get(number_start - 1)
-            .is_some_and(|&b| lexer::is_token_end(b) && b != b'.');
+            // Digits after `$` are a NAG, not a move number.
+            .is_some_and(|&b| lexer::is_token_end(b) && b != b'.' && b != b'$');
     if digits > 0 && bounded {
         number_start
     } else {
@@ -231,6 +232,13 @@ pub fn rewrite(
     keep: &dyn Fn(Kind) -> bool,
     out: &mut Vec<u8>,
 ) -> Fixed {
+    // Bytes with no tag and no move (a Ctrl-Z at the end of a file, a bare
+    // `*`) are no game to correct: they are copied as they are, never
+    // dressed up with tags and a result.
+    if game.tags.is_empty() && game.lexed.sans.is_empty() {
+        out.extend_from_slice(game.bytes);
+        return Fixed::default();
+    }
     let has = |kind: Kind| keep(kind) && findings.iter().any(|f| f.kind == kind);
     let eol = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
         "\r\n"
@@ -255,6 +263,12 @@ pub fn rewrite(
     .find(|&k| has(k));
     let cut = verdict.ended_at.zip(played_past);
     let kept = cut.map_or(sans.len(), |(at, _)| at);
+    // Where the moves removed begin: a comment or variation left open
+    // after it goes with them.
+    let removed_from = cut
+        .and_then(|(at, _)| sans.get(at))
+        .map(|t| before_number(game.bytes, t.start));
+    let open = Open::of(game, removed_from);
 
     let mut tags_added = Vec::new();
     if has(Kind::MissingTag) {
@@ -264,7 +278,26 @@ pub fn rewrite(
             }
         }
     }
-    let result = result_targets(game, verdict, findings, &has);
+    // A record that stops before its end keeps its PlyCount and result:
+    // nothing in it says how the game ended.
+    let truncated = checks::truncated(game, verdict.board_end.decides()).is_some();
+    let result = if truncated {
+        ResultTargets {
+            tag: None,
+            marker: None,
+        }
+    } else {
+        result_targets(game, verdict, findings, &has, open)
+    };
+    let said_before = |kind: Kind| {
+        let mark = format!("{{{MARK}{}:", kind.code());
+        memchr::memmem::find(game.bytes, mark.as_bytes()).is_some()
+    };
+    if truncated && has(Kind::TruncatedGame) && !said_before(Kind::TruncatedGame) {
+        let what = "the record stops before the game's end, so its PlyCount and result are left as written".to_owned();
+        let text = fix.change(Kind::TruncatedGame, game.line, what);
+        fix.head.push(text);
+    }
     if let Some((_, Some(value))) = result.tag
         && game.tags.find("Result").is_none()
     {
@@ -286,6 +319,7 @@ pub fn rewrite(
 
     // PlyCount, when wrong or when moves are removed.
     if let Some((index, value)) = game.tags.find("PlyCount")
+        && !truncated
         && (has(Kind::PlyCountMismatch) || cut.is_some())
     {
         let stated = std::str::from_utf8(value)
@@ -308,6 +342,12 @@ pub fn rewrite(
 
     // The result: the Result tag and the termination marker.
     result_edits(&mut fix, &result, verdict);
+
+    // Quotes inside tag values, escaped as PGN 8.1 writes them (where the
+    // value is not replaced by an edit above).
+    if has(Kind::NonStandardTag) {
+        escape_inner_quotes(&mut fix);
+    }
 
     // The moves: standard SAN, or a comment where the replay stops.
     let replayable = !matches!(
@@ -353,8 +393,15 @@ pub fn rewrite(
             // Before the marker, unless its line reads as a tag pair (as
             // python-chess reads `[White ""A B""]`): then on a line of
             // their own after the game.
+            // A marker read from inside a longer token (`01-0`) is no
+            // place to write: the comment would split the token.
+            let apart = |at: usize| at == 0 || game.bytes.get(at - 1).is_some_and(u8::is_ascii_whitespace);
             (at, layout) = match game.lexed.marker {
-                Some(m) if m.start >= at && !reads_as_tag(line_of(game.bytes, m.start)) => {
+                Some(m)
+                    if m.start >= at
+                        && apart(m.start)
+                        && !reads_as_tag(line_of(game.bytes, m.start)) =>
+                {
                     (m.start, Layout::Inline)
                 }
                 _ => (game.bytes.trim_ascii_end().len(), Layout::InTagLine),
@@ -391,7 +438,12 @@ pub fn rewrite(
         // given. Where a record is too broken for that (a variation left
         // open over a tag line, say), the game is written as it was.
         let marker = result.marker.map(|(_, value)| value);
-        if !reads_back(bytes.get(start..).unwrap_or_default(), marker) {
+        let expect = Expect {
+            marker,
+            open: open.comment,
+            tags: game.tags.len() + tags_added.len(),
+        };
+        if !reads_back(bytes.get(start..).unwrap_or_default(), &expect) {
             bytes.truncate(start);
             bytes.extend_from_slice(game.bytes);
             return Fixed::default();
@@ -403,9 +455,73 @@ pub fn rewrite(
     }
 }
 
-/// Whether a rewritten game reads as one game whose marker (when one was
-/// written) is `marker`.
-fn reads_back(text: &[u8], marker: Option<&str>) -> bool {
+/// Escapes the quotes inside tag values that are written without `\`
+/// (`[White ""Mephisto""]` becomes `[White "\"Mephisto\""]`), so that
+/// every reader takes the value as one, as the lexer does.
+fn escape_inner_quotes(fix: &mut Rewrite<'_, '_>) {
+    let game = fix.game;
+    let mut names = Vec::new();
+    let mut first_line = None;
+    for (index, &(start, end)) in game.lexed.tag_values.iter().enumerate() {
+        let raw = game.bytes.get(start..end).unwrap_or_default();
+        let Some(escaped) = escape_quotes(raw) else {
+            continue;
+        };
+        if fix.edits.iter().any(|e| e.start <= start && end <= e.end) {
+            continue;
+        }
+        fix.edit(start, end, escaped);
+        first_line.get_or_insert(game.tag_line(index));
+        if let Some((_, name, _)) = game.tags.iter().nth(index) {
+            names.push(format!("[{}]", String::from_utf8_lossy(name)));
+        }
+    }
+    if let Some(line) = first_line {
+        let what = format!("quotes inside the value of {} escaped", names.join(", "));
+        let text = fix.change(Kind::NonStandardTag, line, what);
+        fix.head.push(text);
+    }
+}
+
+/// `raw` with every quote not already escaped written as `\"`, or `None`
+/// when it has none.
+fn escape_quotes(raw: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(raw.len() + 4);
+    let mut changed = false;
+    let mut bytes = raw.iter();
+    while let Some(&b) = bytes.next() {
+        match b {
+            b'\\' => {
+                out.push(b);
+                if let Some(&next) = bytes.next() {
+                    out.push(next);
+                }
+            }
+            b'"' => {
+                out.extend_from_slice(b"\\\"");
+                changed = true;
+            }
+            _ => out.push(b),
+        }
+    }
+    changed.then_some(out)
+}
+
+/// What a rewritten game must read as.
+struct Expect<'a> {
+    /// The marker written, if one was.
+    marker: Option<&'a str>,
+    /// Whether the input leaves a comment open: a comment written after an
+    /// unclosed `{` would close it and change what the record says.
+    open: bool,
+    /// The tags: the input's and those added (text written after a tag
+    /// value left open at the end would close it, and add a tag).
+    tags: usize,
+}
+
+/// Whether a rewritten game reads as one game as `expect` says.
+fn reads_back(text: &[u8], expect: &Expect<'_>) -> bool {
+    let (marker, open) = (expect.marker, expect.open);
     let mut tags = crate::read::tags::Tags::default();
     let mut lexed = lexer::Lexed::default();
     let end = lexed.scan(text, 1, &mut tags);
@@ -417,7 +533,7 @@ fn reads_back(text: &[u8], marker: Option<&str>) -> bool {
             .marker
             .is_some_and(|m| text.get(m.start..m.end) == Some(value.as_bytes()))
     });
-    whole && marked
+    whole && marked && lexed.unterminated_comment.is_some() == open && tags.len() == expect.tags
 }
 
 fn kept_plies_text(n: usize) -> String {
@@ -456,7 +572,8 @@ fn add_tags(fix: &mut Rewrite<'_, '_>, added: &[(&str, &str)]) {
         let line = format!("[{name} \"{value}\"]");
         // After the roster tag before it, when that line ends before the
         // movetext begins (not in a tag line that runs into movetext).
-        let before = before.filter(|&index| fix.after_tag(index).0 <= movetext_start(game));
+        let movetext = movetext_start(game).min(game.lexed.tags_end);
+        let before = before.filter(|&index| fix.after_tag(index).0 <= movetext);
         match before {
             Some(index) => {
                 let (at, no_break) = fix.after_tag(index);
@@ -468,6 +585,29 @@ fn add_tags(fix: &mut Rewrite<'_, '_>, added: &[(&str, &str)]) {
                 fix.edit(at, at, text);
             }
             None => fix.edit(0, 0, format!("{line}{eol}")),
+        }
+    }
+}
+
+/// What the copy leaves open at its end: a comment (`{` never closed) or a
+/// variation (`(` never closed), unless it is among the moves removed.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    comment: bool,
+    variation: bool,
+}
+
+impl Open {
+    fn of(game: &RawGame<'_>, removed_from: Option<usize>) -> Open {
+        let kept = |at: usize| removed_from.is_none_or(|from| at < from);
+        let lexed = game.lexed;
+        Open {
+            comment: lexed.unterminated_comment.is_some() && kept(lexed.unterminated_comment_at),
+            variation: lexed
+                .odd
+                .listed()
+                .iter()
+                .any(|o| o.what == lexer::Oddity::UnclosedVariation && kept(o.start)),
         }
     }
 }
@@ -484,6 +624,7 @@ fn result_targets(
     verdict: &Verdict,
     findings: &[Finding],
     has: &dyn Fn(Kind) -> bool,
+    open: Open,
 ) -> ResultTargets {
     let tag = game.tags.get("Result");
     let tag_valid = tag.and_then(checks::result_value);
@@ -499,13 +640,7 @@ fn result_targets(
         tag: None,
         marker: None,
     };
-    let closed = game.lexed.unterminated_comment.is_none()
-        && !game
-            .lexed
-            .odd
-            .listed()
-            .iter()
-            .any(|o| o.what == lexer::Oddity::UnclosedVariation);
+    let closed = !open.comment && !open.variation;
     if let (Some(value), Some(why)) = (decided, why) {
         if tag_valid.map(checks::outcome_str) != Some(value) {
             out.tag = Some((why, Some(value)));
@@ -707,7 +842,9 @@ fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding])
         line,
         "the game cannot be replayed from this move on, so its moves and result are left as written".to_owned(),
     );
-    fix.edit(at, at, format!(" {text}"));
+    // Before a marker added at the same place, so that a copy fixed again
+    // finds its comment right after the move.
+    fix.ranked(at, at, 0, format!(" {text}"));
 }
 
 /// The line around a byte offset, without its line break, trimmed.

@@ -52,7 +52,7 @@
 //! - `src/checks/draws/mod.rs`: `unclaimed-threefold`,
 //!   `unclaimed-fifty-moves`, `played-past-fivefold`,
 //!   `played-past-seventy-five-moves`, `played-past-dead-position`
-//! - `src/checks/result.rs`: `missing-result`, `result-mismatch`,
+//! - `src/checks/result.rs`: `missing-result`, `truncated-game`, `result-mismatch`,
 //!   `result-contradicts-checkmate`, `result-contradicts-stalemate`,
 //!   `result-contradicts-dead-position`, `result-contradicts-fivefold`,
 //!   `result-contradicts-seventy-five-moves`
@@ -87,4 +87,4 @@ pub mod trf;
 #[cfg(test)]
 mod testing;
 
-pub use run::{Status, audit_bytes, run};
+pub use run::{Status, audit_bytes, fix_bytes, run};

@@ -13,7 +13,7 @@ pub mod verdict;
 mod wins;
 
 pub use self::{
-    result::{outcome_str, parse as result_value},
+    result::{outcome_str, parse as result_value, truncated},
     tags::RESULTS,
     verdict::{BoardEnd, Decided, Judging, Verdict, result_str},
 };
@@ -335,6 +335,7 @@ mod tests {
                 Kind::UnsupportedVariant,
             ),
             ("[Event \"e\"]\n\n1. e4 1-0".to_owned(), Kind::MissingResult),
+            (format!("{TAGS}\n1. e4 e5 2."), Kind::TruncatedGame),
             (format!("{TAGS}\n1. e4 0-1"), Kind::ResultMismatch),
             (
                 format!("{TAGS}\n1. f3 e5 2. g4 Qh4# 1-0"),

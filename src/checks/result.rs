@@ -27,6 +27,35 @@ pub fn outcome_str(outcome: Outcome) -> &'static str {
     }
 }
 
+/// Whether a game with no termination marker says that moves are missing
+/// (a file cut short, a copy that lost its end): the line to report and
+/// why. PlyCount stating more plies than recorded, or a move number with
+/// no move after it. A comment or variation left open is
+/// `unterminated-comment` or an oddity, not this; and a game the board
+/// `decided` (mate, stalemate, an automatic draw) ended there, whatever
+/// the record holds after it.
+pub fn truncated(game: &RawGame<'_>, decided: bool) -> Option<(u64, String)> {
+    let lexed = game.lexed;
+    if decided || lexed.marker.is_some() || lexed.unterminated_comment.is_some() {
+        return None;
+    }
+    let recorded = lexed.sans.len();
+    if let Some(&(index, number, line)) = lexed.numbers.last()
+        && index == recorded
+        && lexed.stop.is_none()
+    {
+        return Some((line, format!("move number {number} has no move after it")));
+    }
+    let (index, value) = game.tags.find("PlyCount")?;
+    let stated: usize = std::str::from_utf8(value).ok()?.trim().parse().ok()?;
+    (stated > recorded && lexed.stop.is_none()).then(|| {
+        (
+            game.tag_line(index),
+            format!("PlyCount says {stated} plies where {recorded} are recorded"),
+        )
+    })
+}
+
 /// `decided` is how the board decided the game, when it did.
 pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<Finding>) {
     let tag = game.tags.find("Result");
@@ -40,13 +69,24 @@ pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<F
             )
             .citing(crate::board::rules::Source::Pgn("PGN 8.1.1")),
         ),
-        Some(_) if marker.is_none() => findings.push(Finding::new(
-            Kind::MissingResult,
-            game.line,
-            "The movetext does not end with a game termination marker (1-0, 0-1, 1/2-1/2 or *)."
-                .to_owned(),
-        )),
+        Some(_) if marker.is_none() && truncated(game, decided.is_some()).is_none() => {
+            findings.push(Finding::new(
+                Kind::MissingResult,
+                game.line,
+                "The movetext does not end with a game termination marker (1-0, 0-1, 1/2-1/2 or *)."
+                    .to_owned(),
+            ));
+        }
         Some(_) => {}
+    }
+    if marker.is_none()
+        && let Some((line, why)) = truncated(game, decided.is_some())
+    {
+        findings.push(Finding::new(
+            Kind::TruncatedGame,
+            line,
+            format!("The movetext ends with no game termination marker and {why}, so the record stops before the game's end: its result cannot be read from it."),
+        ));
     }
     let tag_outcome = tag.and_then(|(i, v)| parse(v).map(|o| (i, o)));
     if let (Some((index, tagged)), Some(marker)) = (tag_outcome, marker)

@@ -32,6 +32,19 @@ pub enum BoardEnd {
 }
 
 impl BoardEnd {
+    /// Whether the board ended the game (mate, stalemate, a dead position,
+    /// an automatic draw): its result is decided there.
+    pub fn decides(self) -> bool {
+        matches!(
+            self,
+            BoardEnd::Checkmate
+                | BoardEnd::Stalemate
+                | BoardEnd::DeadPosition
+                | BoardEnd::Fivefold
+                | BoardEnd::SeventyFiveMoves
+        )
+    }
+
     /// The word in the games report.
     pub fn as_str(self) -> &'static str {
         match self {

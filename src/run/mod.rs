@@ -87,6 +87,32 @@ pub fn audit_bytes(
     Ok((findings.take(), games.take(), number))
 }
 
+/// The corrected copy (`--fix`, every finding kept) of one input held in
+/// memory, with one thread, and the number of games read and of games too
+/// large to copy: for the fuzz target over `--fix` and its tests.
+pub fn fix_bytes(data: &[u8], judging: checks::Judging) -> io::Result<(Vec<u8>, u64, u64)> {
+    let mut opened = input::decode(Box::new(io::Cursor::new(data.to_vec())))?;
+    let mut worker = pipeline::Worker::new(judging, false);
+    worker.fix = Some(Arc::new(crate::selection::Selection::default()));
+    let (mut copy, mut games, mut too_large) = (Vec::new(), 0, 0);
+    pipeline::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
+        worker.check(piece, &mut |checked| {
+            if let Checked::Games {
+                games: part,
+                copy: bytes,
+                ..
+            } = checked
+            {
+                games += part.len() as u64;
+                too_large += part.iter().filter(|g| g.fixed.is_none()).count() as u64;
+                copy.extend_from_slice(&bytes);
+            }
+            true
+        })
+    });
+    Ok((copy, games, too_large))
+}
+
 /// A writer that a report owns while its creator reads what was written.
 #[derive(Clone, Default)]
 struct SharedBuf(Arc<std::sync::Mutex<Vec<u8>>>);
@@ -503,8 +529,70 @@ pub fn run(config: &Config) -> Status {
     finish(config, outputs, write_error, fix, started)
 }
 
-/// Ends a run: the JSON summary, the report files put in place (or kept as
-/// NAME.partial), the summary for people, and the exit status.
+/// Puts the report files and the corrected copies in place (or keeps them
+/// as NAME.partial). Returns whether a copy is not whole, or the exit
+/// status when an output could not be written.
+fn put_in_place(
+    commit: output::Commit,
+    fix: io::Result<Option<fixed::FixFiles>>,
+    nothing: bool,
+    problems: u64,
+    to_file: bool,
+) -> Result<bool, Status> {
+    let fix = match fix {
+        Ok(fix) => fix,
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return Err(stdout_closed(to_file)),
+        Err(err) => {
+            eprintln!("pgn-arbiter: cannot write the corrected copy: {err}");
+            return Err(Status::Trouble);
+        }
+    };
+    // A report is put in place only when every input was read and a game
+    // was (a shard may hold none); after an input problem it is kept
+    // beside the target as NAME.partial, which cannot be taken for a
+    // complete report.
+    let committed = if nothing {
+        Ok(Vec::new())
+    } else if problems > 0 {
+        commit.commit_partial()
+    } else {
+        commit.commit().map(|()| Vec::new())
+    };
+    match committed {
+        Ok(partial) => {
+            for path in partial {
+                eprintln!(
+                    "pgn-arbiter: an input could not be read, so the report is left as {} (the previous report, if any, is unchanged)",
+                    path.display()
+                );
+            }
+        }
+        Err(err) => {
+            eprintln!("pgn-arbiter: cannot write the report {err}");
+            return Err(Status::Trouble);
+        }
+    }
+    // Corrected copies: whole ones put in place, the others as NAME.partial.
+    let Some(fix) = fix.filter(|_| !nothing) else {
+        return Ok(false);
+    };
+    match fix.commit() {
+        Ok(messages) => {
+            for message in &messages {
+                eprintln!("pgn-arbiter: {message}");
+            }
+            Ok(!messages.is_empty())
+        }
+        Err(err) => {
+            eprintln!("pgn-arbiter: cannot write the corrected copy: {err}");
+            Err(Status::Trouble)
+        }
+    }
+}
+
+/// Ends a run: the report files and copies put in place (or kept as
+/// NAME.partial), the JSON summary and the page, the summary for people,
+/// and the exit status.
 fn finish(
     config: &Config,
     outputs: Outputs,
@@ -533,8 +621,25 @@ fn finish(
         }
         (None, Ok(())) => None,
     };
+    let nothing = report.summary.games == 0 && !config.is_shard();
+    // The copies and the reports first, so that the summary and the page
+    // can say whether every output asked for was written whole.
+    let mut trouble = None;
+    let mut fix_incomplete = false;
+    if cut_short.is_none() {
+        let written = put_in_place(commit, fix, nothing, report.summary.problems, to_file);
+        match written {
+            Ok(incomplete) => fix_incomplete = incomplete,
+            Err(status) => trouble = Some(status),
+        }
+    }
+    let whole = cut_short.is_none() && trouble.is_none() && !fix_incomplete;
+    if !whole {
+        // What --fix changed is not counted where its copy is not whole.
+        report.summary.fixed = None;
+    }
     let summary = &report.summary;
-    let complete = cut_short.is_none() && summary.problems == 0;
+    let complete = whole && summary.problems == 0;
     if let Some(out) = summary_out {
         let json = summary.json(
             started.elapsed(),
@@ -565,58 +670,8 @@ fn finish(
             return Status::Trouble;
         }
     }
-    if let Some(status) = cut_short {
+    if let Some(status) = cut_short.or(trouble) {
         return status;
-    }
-    let fix = match fix {
-        Ok(fix) => fix,
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => return stdout_closed(to_file),
-        Err(err) => {
-            eprintln!("pgn-arbiter: cannot write the corrected copy: {err}");
-            return Status::Trouble;
-        }
-    };
-    // A report is put in place only when every input was read and a game
-    // was (a shard may hold none); after an input problem it is kept
-    // beside the target as NAME.partial, which cannot be taken for a
-    // complete report.
-    let nothing = summary.games == 0 && !config.is_shard();
-    let committed = if nothing {
-        Ok(Vec::new())
-    } else if summary.problems > 0 {
-        commit.commit_partial()
-    } else {
-        commit.commit().map(|()| Vec::new())
-    };
-    match committed {
-        Ok(partial) => {
-            for path in partial {
-                eprintln!(
-                    "pgn-arbiter: an input could not be read, so the report is left as {} (the previous report, if any, is unchanged)",
-                    path.display()
-                );
-            }
-        }
-        Err(err) => {
-            eprintln!("pgn-arbiter: cannot write the report {err}");
-            return Status::Trouble;
-        }
-    }
-    // Corrected copies: whole ones put in place, the others as NAME.partial.
-    let mut fix_incomplete = false;
-    if let Some(fix) = fix.filter(|_| !nothing) {
-        match fix.commit() {
-            Ok(messages) => {
-                for message in &messages {
-                    eprintln!("pgn-arbiter: {message}");
-                }
-                fix_incomplete = !messages.is_empty();
-            }
-            Err(err) => {
-                eprintln!("pgn-arbiter: cannot write the corrected copy: {err}");
-                return Status::Trouble;
-            }
-        }
     }
     if !config.quiet {
         eprint!(
@@ -657,6 +712,118 @@ mod tests {
             let games = report::read_back(&games).unwrap();
             assert_eq!(games.len() as u64, count, "one games row per game");
         }
+    }
+
+    /// The fuzz target over `--fix` in miniature, bounded by work: edits of
+    /// real games (quotes, brackets, braces, markers, line ends, a Ctrl-Z,
+    /// deletions). The copy holds as many games as the input, and fixing
+    /// the copy again changes nothing. Returns the mutants checked.
+    fn fix_mutants(count: usize, seed: u64) -> (usize, Vec<String>) {
+        let files = crate::testing::plain_pgn_files(&crate::testing::fixtures());
+        let pieces: [&[u8]; 22] = [
+            b"\"",
+            b"[",
+            b"]",
+            b"{",
+            b"}",
+            b"\n",
+            b"\n\n",
+            b"*",
+            b"1-0",
+            b"1/2",
+            b"(",
+            b")",
+            b"12.",
+            b"\x1a",
+            b"Nf3",
+            b"O-O",
+            b"\r",
+            b";",
+            b"%",
+            b"$1",
+            b"R8xg20-1",
+            b"[Event \"",
+        ];
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as usize
+        };
+        let mut failures = Vec::new();
+        let mut checked = 0;
+        for _ in 0..count {
+            let file = &files[next() % files.len()];
+            let mut bytes = std::fs::read(file).unwrap();
+            // A window of the file, so that each mutant is small.
+            let from = next() % bytes.len().max(1);
+            bytes = bytes[from..bytes.len().min(from + 4096)].to_vec();
+            for _ in 0..1 + next() % 4 {
+                let at = next() % (bytes.len() + 1);
+                let piece = pieces[next() % pieces.len()];
+                match next() % 3 {
+                    0 => {
+                        bytes.splice(at..at, piece.iter().copied());
+                    }
+                    1 => {
+                        let end = (at + 1 + next() % 8).min(bytes.len());
+                        bytes.drain(at.min(end)..end);
+                    }
+                    _ => {
+                        let end = (at + 1).min(bytes.len());
+                        bytes.splice(at.min(end)..end, piece.iter().copied());
+                    }
+                }
+            }
+            let judging = checks::Judging::default();
+            let (copy, games, too_large) = crate::fix_bytes(&bytes, judging).unwrap();
+            if too_large > 0 {
+                continue;
+            }
+            checked += 1;
+            let (again, games_again, _) = crate::fix_bytes(&copy, judging).unwrap();
+            let name = file.file_name().unwrap().to_string_lossy();
+            if games_again != games {
+                failures.push(format!(
+                    "{name}: {games} games, the copy {games_again}:\n{}",
+                    String::from_utf8_lossy(&bytes)
+                ));
+            } else if again != copy {
+                let at = copy
+                    .iter()
+                    .zip(&again)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(copy.len().min(again.len()));
+                let show = |b: &[u8]| {
+                    String::from_utf8_lossy(&b[at.saturating_sub(80)..(at + 120).min(b.len())])
+                        .into_owned()
+                };
+                failures.push(format!(
+                    "{name}: fixing the copy again changes it at byte {at}:\n--- copy\n{}\n--- again\n{}\n--- input\n{}",
+                    show(&copy),
+                    show(&again),
+                    String::from_utf8_lossy(&bytes)
+                ));
+            }
+        }
+        (checked, failures)
+    }
+
+    /// `FIX_MUTANTS=N` checks N mutants (and a seed of its own) for a
+    /// longer search than the default 400.
+    #[test]
+    fn fixing_edited_games_keeps_every_game_and_is_idempotent() {
+        let count = std::env::var("FIX_MUTANTS").map_or(400, |n| n.parse().unwrap());
+        let seed = 0x9e37_79b9_7f4a_7c15 ^ count as u64;
+        let (checked, failures) = fix_mutants(count, seed);
+        assert!(checked > count * 3 / 4, "only {checked} mutants checked");
+        assert!(
+            failures.is_empty(),
+            "{} of {checked}:\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        );
     }
 
     /// Inputs the fuzz target once found wrong, kept so they stay right.
