@@ -272,8 +272,9 @@ pub fn skip_blanks(bytes: &[u8], pos: usize) -> (usize, u64) {
 /// the workers read the same way whatever follows the chunk. Games are
 /// found as `Lexed::scan` finds them (moves skimmed, not read), so a block
 /// ends exactly where reading the whole input in one piece would end a
-/// game; the game at the cut must have its first line complete, so that
-/// a tag name cut short cannot end the game before it.
+/// game. Where the game before ended only because a tag name repeats
+/// (header-only games), the game at the cut must have its first line
+/// complete, so that a tag name cut short cannot end the game before it.
 pub fn last_game_start(chunk: &[u8]) -> usize {
     let mut tags = Tags::default();
     let mut lexed = Lexed {
@@ -288,7 +289,7 @@ pub fn last_game_start(chunk: &[u8]) -> usize {
             break;
         };
         if start > 0 {
-            if memchr::memchr(b'\n', rest).is_none() {
+            if lexed.tag_break.is_some() && memchr::memchr(b'\n', rest).is_none() {
                 break;
             }
             last = start;
@@ -470,6 +471,11 @@ impl Lexed {
         self.name_set.0.clear();
         self.name_set.1 = 0;
         self.sans.clear();
+        // A game of a million moves leaves a buffer of tens of MiB: give
+        // it back rather than keep it in every worker.
+        if self.sans.capacity() > 1 << 16 {
+            self.sans.shrink_to(1 << 16);
+        }
         self.stop = None;
         self.marker = None;
         self.unterminated_comment = None;
@@ -1187,10 +1193,12 @@ mod tests {
         let pgn = format!(
             "[Event \"E\"]\n[Site \"S\"]\n[Annotator \"{long}\"]\n[White \"W\"]\n\n1. e4 *\n\n[Event"
         );
-        let cut = last_game_start(pgn.as_bytes());
-        assert_eq!(cut, 0, "the only whole game's line is not complete");
-        let pgn = format!("{pgn} \"F\"]\n");
-        assert_eq!(last_game_start(pgn.as_bytes()), pgn.len() - 12);
+        assert_eq!(last_game_start(pgn.as_bytes()), pgn.len() - 6);
+        // A game whose first line is not complete yet is a cut too, when
+        // the game before ended with its marker: a game of one 3.9 MB tag
+        // is read whole.
+        let pgn = format!("*\n\n[Event \"{}", "x".repeat(1000));
+        assert_eq!(last_game_start(pgn.as_bytes()), 3);
     }
 
     #[test]

@@ -1,5 +1,8 @@
 //! The tag pairs of one game (raw bytes, escapes decoded), in file order.
 
+/// Bytes of tags a reused buffer keeps between games.
+const KEPT: usize = 64 << 10;
+
 /// The tag pairs of one game, in file order, in one reused buffer.
 #[derive(Debug, Default)]
 pub struct Tags {
@@ -9,10 +12,15 @@ pub struct Tags {
 }
 
 impl Tags {
-    /// Forgets all tags, keeping the buffer.
+    /// Forgets all tags, keeping the buffer (unless a game of huge tags
+    /// made it large: then it is given back, so that each worker does not
+    /// keep megabytes for the rest of the run).
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
+        if self.bytes.capacity() > KEPT {
+            self.bytes.shrink_to(KEPT);
+        }
     }
 
     /// Appends a tag pair.

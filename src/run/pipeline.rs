@@ -178,9 +178,21 @@ impl Worker {
         match piece {
             Piece::Block(block) => {
                 let input = block.input;
-                self.check_parts(&block, &mut |games, copy| {
+                let going = self.check_parts(&block, &mut |games, copy| {
                     emit(Checked::Games { input, games, copy })
-                })
+                });
+                if block.bytes.len() > BLOCK_BYTES {
+                    // The buffers one game larger than a block needed (tens
+                    // of MiB for a million moves) are given back, so that
+                    // the workers do not each keep one for the rest of the
+                    // run.
+                    let skim = self.lexed.skim;
+                    self.lexed = Lexed::default();
+                    self.lexed.skim = skim;
+                    self.tags = Tags::default();
+                    self.history = History::default();
+                }
+                going
             }
             Piece::Problem { input, message } => emit(Checked::Problem { input, message }),
             Piece::InputDone(input) => emit(Checked::InputDone(input)),
@@ -544,8 +556,8 @@ fn next_tagged_start(bytes: &[u8]) -> Option<usize> {
 /// Each piece read gets a small channel of its own for its results; the
 /// writer takes those channels in input order, so results are written in
 /// order and a worker that runs ahead waits instead of piling results up.
-/// What is in flight is capped by tokens of `BLOCK_BYTES`: a piece takes one
-/// per `BLOCK_BYTES` it holds.
+/// What is in flight is capped by tokens: a block of games takes one, a
+/// game larger than a block takes them all (it is checked alone).
 pub fn run(
     inputs: &[Input],
     jobs: usize,
@@ -577,7 +589,14 @@ pub fn run(
         let reader_stop = stop.clone();
         scope.spawn(move || {
             read_inputs(inputs, line_offset, counter, &mut |piece| {
-                let tokens = piece.weight().div_ceil(BLOCK_BYTES).clamp(1, in_flight);
+                // A game larger than a block is checked alone: checking one
+                // takes about ten times its size (a token per move), so a
+                // few at once would take hundreds of MiB.
+                let tokens = if piece.weight() > BLOCK_BYTES {
+                    in_flight
+                } else {
+                    1
+                };
                 for _ in 0..tokens {
                     if reader_stop.load(Ordering::Relaxed) != 0 || tokens_rx.recv().is_err() {
                         return false;
