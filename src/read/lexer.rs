@@ -302,25 +302,61 @@ pub fn last_game_start(chunk: &[u8]) -> usize {
     last
 }
 
-/// pgn-reader's token terminators.
+/// pgn-reader's token terminators, as a table: the lexer asks of every
+/// byte of every token.
+static TOKEN_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = b" \t\n\r{}()!?$;.*";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// Bytes a skimming scan stops at in movetext, wherever they stand: the
+/// ones whose branch of `scan_movetext` can end a game or hide what
+/// follows (`{`, `;`, a line end, `(`, `$`) or is a marker (`*`).
+static SKIM_STOP: [bool; 256] = {
+    let mut table = [false; 256];
+    let stops = b"{;\n($*";
+    let mut i = 0;
+    while i < stops.len() {
+        table[stops[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// From a token or blank that means nothing to where games end, to the
+/// next byte `scan_movetext` must look at when it only finds where games
+/// end (`skim`): a byte of `SKIM_STOP`, or the first byte of a token that
+/// starts with a digit or `½` (a marker, castling with zeros, a move
+/// number: their branches decide where the next token starts, which may be
+/// a marker, as in `26½-½`). A token starts after a token terminator; the
+/// tokens passed over start with a letter or another byte, which the full
+/// scan reads as moves, glyphs or junk up to the next terminator, none of
+/// which can end a game. `skims_end_games_where_scans_do` holds the two to
+/// the same game ends.
+fn skim_to_next(cur: &mut Cursor<'_>, start: usize) {
+    let bytes = cur.bytes;
+    let mut i = start + 1;
+    while let Some(&b) = bytes.get(i) {
+        if SKIM_STOP[b as usize]
+            || ((b.is_ascii_digit() || b == 0xc2) && is_token_end(bytes[i - 1]))
+        {
+            break;
+        }
+        i += 1;
+    }
+    cur.pos = i.min(bytes.len());
+}
+
+/// pgn-reader's token terminators: blanks, line ends, `{}()!?$;.*`.
 #[inline]
 pub fn is_token_end(byte: u8) -> bool {
-    matches!(
-        byte,
-        b' ' | b'\t'
-            | b'\n'
-            | b'\r'
-            | b'{'
-            | b'}'
-            | b'('
-            | b')'
-            | b'!'
-            | b'?'
-            | b'$'
-            | b';'
-            | b'.'
-            | b'*'
-    )
+    TOKEN_END[byte as usize]
 }
 
 /// A cursor over one game's bytes that counts lines.
@@ -601,9 +637,12 @@ impl Lexed {
             let bytes = cur.bytes;
             let value = bytes.get(value_start..value_end).unwrap_or_default();
             let name = bytes.get(name_range.0..name_range.1).unwrap_or_default();
-            tags.push(name, &crate::read::pgn::unescape(value));
-            self.tag_lines.push(line);
-            self.tag_values.push((value_start, value_end));
+            // Where games end does not depend on tag values (`skim`).
+            if !self.skim {
+                tags.push(name, &crate::read::pgn::unescape(value));
+                self.tag_lines.push(line);
+                self.tag_values.push((value_start, value_end));
+            }
             if let Some(problem) = problem {
                 self.bad(problem, line, line_start);
             }
@@ -829,9 +868,18 @@ impl Lexed {
                     cur.skip(1);
                     self.outcome(Outcome::Unknown, line, start, cur.pos);
                 }
-                b' ' | b'\t' | b'\r' | b'.' => cur.skip(1),
+                b' ' | b'\t' | b'\r' | b'.' if self.skim => skim_to_next(cur, start),
+                b' ' | b'\t' | b'\r' | b'.' => {
+                    // A run of them at once.
+                    let run = cur
+                        .rest()
+                        .iter()
+                        .take_while(|&&b| matches!(b, b' ' | b'\t' | b'\r' | b'.'))
+                        .count();
+                    cur.skip(run);
+                }
                 // Where a game ends does not depend on what its moves are.
-                _ if self.skim => cur.pos = cur.token_end().max(start + 1),
+                _ if self.skim => skim_to_next(cur, start),
                 _ => match SanPlus::from_ascii_prefix(cur.rest()) {
                     Ok((san, n)) => {
                         cur.skip(n);
@@ -906,7 +954,7 @@ impl Lexed {
     /// Records a mainline move number starting at `start`.
     #[inline]
     fn move_number(&mut self, bytes: &[u8], line: u64, start: usize) {
-        if self.stop.is_some() || self.marker.is_some() {
+        if self.skim || self.stop.is_some() || self.marker.is_some() {
             return;
         }
         let mut number = 0u32;
@@ -1167,6 +1215,99 @@ mod tests {
         let mut lexed = Lexed::default();
         lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
         lexed
+    }
+
+    /// Game ends of `bytes` as a scan finds them, skimming or not.
+    fn game_ends(bytes: &[u8], skim: bool) -> Vec<(usize, u64)> {
+        let mut tags = Tags::default();
+        let mut lexed = Lexed {
+            skim,
+            ..Lexed::default()
+        };
+        let (mut pos, mut line, mut ends) = (0, 1, Vec::new());
+        loop {
+            let (start, lines) = skip_blanks(bytes, pos);
+            line += lines;
+            let Some(rest) = bytes.get(start..).filter(|r| !r.is_empty()) else {
+                return ends;
+            };
+            pos = start + lexed.scan(rest, line, &mut tags).max(1);
+            line = lexed.end_line;
+            ends.push((pos, line));
+        }
+    }
+
+    /// Skimming (cutting blocks, counting) ends games exactly where reading
+    /// them does, lines and all: on every fixture, and on edits of them.
+    #[test]
+    fn skims_end_games_where_scans_do() {
+        let files = crate::testing::plain_pgn_files(&crate::testing::fixtures());
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as usize
+        };
+        let pieces: [&[u8]; 20] = [
+            b"1-0",
+            b"0-1",
+            b"1/2-1/2",
+            b"*",
+            b"\xc2\xbd-\xc2\xbd",
+            b"$1",
+            b"{",
+            b"}",
+            b"(",
+            b")",
+            b"\n",
+            b"\n\n",
+            b";",
+            b"%",
+            b"0-0",
+            b"[",
+            b" $1-0\n\n",
+            b" 0-1\n\n",
+            b" 26\xc2\xbd-\xc2\xbd\n\n",
+            b" 1-x0-1\n\n",
+        ];
+        for file in &files {
+            let bytes = std::fs::read(file).unwrap();
+            assert_eq!(
+                game_ends(&bytes, true),
+                game_ends(&bytes, false),
+                "{}",
+                file.display()
+            );
+            for _ in 0..20 {
+                let mut edited = bytes.clone();
+                for _ in 0..4 {
+                    let at = next() % (edited.len() + 1);
+                    let piece = pieces[next() % pieces.len()];
+                    edited.splice(at..at, piece.iter().copied());
+                }
+                assert_eq!(
+                    game_ends(&edited, true),
+                    game_ends(&edited, false),
+                    "{}: {}",
+                    file.display(),
+                    String::from_utf8_lossy(&edited)
+                );
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/corpora; .ci/run runs it"]
+    fn skims_end_games_where_scans_do_on_the_shared_corpora() {
+        let mut games = 0;
+        for file in crate::testing::plain_pgn_files(&crate::testing::corpora()) {
+            let bytes = std::fs::read(&file).unwrap();
+            let ends = game_ends(&bytes, false);
+            assert_eq!(game_ends(&bytes, true), ends, "{}", file.display());
+            games += ends.len();
+        }
+        assert!(games > 10_000, "only {games} games");
     }
 
     #[test]
