@@ -395,7 +395,8 @@ pub fn rewrite(
             // their own after the game.
             // A marker read from inside a longer token (`01-0`) is no
             // place to write: the comment would split the token.
-            let apart = |at: usize| at == 0 || game.bytes.get(at - 1).is_some_and(u8::is_ascii_whitespace);
+            let apart =
+                |at: usize| at == 0 || game.bytes.get(at - 1).is_some_and(u8::is_ascii_whitespace);
             (at, layout) = match game.lexed.marker {
                 Some(m)
                     if m.start >= at

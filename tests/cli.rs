@@ -589,6 +589,152 @@ fn a_report_is_never_written_over_an_input() {
     assert!(!tmp.path().join("-").exists());
 }
 
+/// No output (report, summary, page, corrected copy) may be a file the
+/// run reads: an input, the TRF, the baseline, or the file behind standard
+/// input. Each is refused with status 2 before anything is written.
+#[test]
+fn nothing_the_run_reads_is_written_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    fs::write(tmp.path().join("s.pgn"), &sample).unwrap();
+    let trf = fs::read(fixtures().join("trf/sklangen-example1.trf")).unwrap();
+    fs::write(tmp.path().join("t.trf"), &trf).unwrap();
+    let out = run_in(tmp.path(), &["-q", "--findings", "b.csv", "s.pgn"]);
+    assert_eq!(out.status.code(), Some(1));
+    let baseline = fs::read(tmp.path().join("b.csv")).unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["--fix", "t.trf", "--trf", "t.trf", "s.pgn"],
+        vec!["--fix", "b.csv", "--baseline", "b.csv", "s.pgn"],
+        vec!["--summary", "b.csv", "--baseline", "b.csv", "s.pgn"],
+        vec!["--html", "b.csv", "--baseline", "b.csv", "s.pgn"],
+        vec!["--games", "t.trf", "--trf", "t.trf", "s.pgn"],
+        vec!["--fix", "s.pgn", "s.pgn"],
+    ];
+    for args in &cases {
+        let out = run_in(tmp.path(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("this run reads"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    // The archive on standard input, its copy named the archive.
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "/dev/null", "--fix", "s.pgn", "-"])
+        .stdin(fs::File::open(tmp.path().join("s.pgn")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the file on standard input"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(fs::read(tmp.path().join("s.pgn")).unwrap(), sample);
+    assert_eq!(fs::read(tmp.path().join("t.trf")).unwrap(), trf);
+    assert_eq!(fs::read(tmp.path().join("b.csv")).unwrap(), baseline);
+}
+
+/// New outputs get what the umask leaves of 0666 (as any program's new
+/// file), not 0600; a file replaced keeps its mode; parents are made.
+#[cfg(unix)]
+#[test]
+fn outputs_get_the_umask_and_keep_their_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fixtures().join("sample.pgn");
+    let run = |umask: &str, name: &str| {
+        let status = Command::new("sh")
+            .current_dir(tmp.path())
+            .arg("-c")
+            .arg(format!(
+                "umask {umask}; exec \"$0\" -q --findings {name} --games out/{name} --fix out/{name}.pgn \"$1\""
+            ))
+            .arg(env!("CARGO_BIN_EXE_pgn-arbiter"))
+            .arg(&sample)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(1));
+    };
+    let mode = |path: &str| {
+        fs::metadata(tmp.path().join(path))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    run("022", "a.csv");
+    for path in ["a.csv", "out/a.csv", "out/a.csv.pgn"] {
+        assert_eq!(mode(path), 0o644, "{path}");
+    }
+    run("077", "b.csv");
+    for path in ["b.csv", "out/b.csv", "out/b.csv.pgn"] {
+        assert_eq!(mode(path), 0o600, "{path}");
+    }
+    // Replaced under umask 077, a 0664 report stays 0664.
+    fs::set_permissions(tmp.path().join("a.csv"), fs::Permissions::from_mode(0o664)).unwrap();
+    run("077", "a.csv");
+    assert_eq!(mode("a.csv"), 0o664);
+}
+
+/// `--select ""` (an unset variable in a CI script) would turn every check
+/// off; it is a usage error, as a baseline that is no findings report.
+#[test]
+fn an_empty_selection_or_a_baseline_that_is_no_report_is_refused() {
+    let sample = fixtures().join("sample.pgn");
+    let sample = sample.to_str().unwrap();
+    for args in [
+        vec!["--select", "", sample],
+        vec!["--ignore", " , ", sample],
+        vec!["--baseline", "/dev/zero", sample],
+        vec!["--baseline", sample, sample],
+    ] {
+        let out = run_in(&fixtures(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(text(&out.stderr).starts_with("pgn-arbiter: "), "{args:?}");
+    }
+}
+
+/// A corrected copy that is not written whole (a game too large to copy)
+/// makes the run incomplete: the summary says so and counts no change, and
+/// the status is 2.
+#[test]
+fn a_copy_not_written_whole_is_no_complete_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let summary = tmp.path().join("s.json");
+    let fixed = tmp.path().join("fixed");
+    let out = run_in(
+        &fixtures(),
+        &[
+            "-q",
+            "--findings",
+            "/dev/null",
+            "--summary",
+            summary.to_str().unwrap(),
+            "--fix",
+            fixed.to_str().unwrap(),
+            "sample.pgn",
+            "structure/game-too-large.pgn.zst",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("is not whole"),
+        "{}",
+        text(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&summary).unwrap()).unwrap();
+    assert_eq!(json["complete"], false);
+    assert!(json["total"]["fixed"].is_null(), "{}", json["total"]);
+    // The whole copy is in place; the other is left as NAME.partial.
+    assert!(fixed.join("sample.pgn").is_file());
+    assert!(fixed.join("structure/game-too-large.pgn.partial").is_file());
+}
+
 /// Issue 9: a run that fails leaves the previous reports as they were, and
 /// no temporary file behind.
 #[test]
@@ -643,52 +789,62 @@ fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
     fs::remove_file(tmp.path().join("f.csv.partial")).unwrap();
     assert_eq!(listing(), ["f.csv", "g.csv"]);
 
-    // SIGTERM while the input is still coming: both reports stay.
-    let mut child = bin()
-        .current_dir(tmp.path())
-        .args([
-            "-q",
-            "-j",
-            "2",
-            "--findings",
-            "f.csv",
-            "--games",
-            "g.csv",
-            "-",
-        ])
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for _ in 0..200 {
-        stdin.write_all(&fs::read(&sample).unwrap()).unwrap();
+    // SIGTERM or SIGHUP (the terminal closed) while the input is still
+    // coming: both reports stay, and no copy or temporary file is left.
+    for (signal, number) in [("TERM", 15), ("HUP", 1)] {
+        let mut child = bin()
+            .current_dir(tmp.path())
+            .args([
+                "-q",
+                "-j",
+                "2",
+                "--findings",
+                "f.csv",
+                "--games",
+                "g.csv",
+                "--fix",
+                "c.pgn",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for _ in 0..200 {
+            stdin.write_all(&fs::read(&sample).unwrap()).unwrap();
+        }
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        assert!(
+            listing().iter().any(|n| n.ends_with(".partial")),
+            "{:?}",
+            listing()
+        );
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(
+            out.status.code(),
+            Some(128 + number),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(text(&out.stderr).contains("interrupted"));
+        assert_eq!(
+            fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
+            "yesterday\n"
+        );
+        assert_eq!(
+            fs::read_to_string(tmp.path().join("g.csv")).unwrap(),
+            "yesterday\n"
+        );
+        assert_eq!(listing(), ["f.csv", "g.csv"], "SIG{signal}");
     }
-    stdin.flush().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    assert!(
-        listing().iter().any(|n| n.ends_with(".partial")),
-        "{:?}",
-        listing()
-    );
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    drop(stdin);
-    assert_eq!(out.status.code(), Some(128 + 15), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("interrupted"));
-    assert_eq!(
-        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
-        "yesterday\n"
-    );
-    assert_eq!(
-        fs::read_to_string(tmp.path().join("g.csv")).unwrap(),
-        "yesterday\n"
-    );
-    assert_eq!(listing(), ["f.csv", "g.csv"]);
 
     // A games report while standard output closes early: not put in place.
     let big = tmp.path().join("big.txt");

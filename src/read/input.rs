@@ -312,12 +312,16 @@ pub fn decode(raw: Box<dyn Read + Send>) -> io::Result<Opened> {
             Box::new(XzLimited(xz2::read::XzDecoder::new_stream(stream, decoder)))
         }
     };
-    // UTF-16 (with a byte order mark, or a first `[` that is followed or
-    // preceded by a zero byte) is decoded to UTF-8.
-    let (head, text) = peek(decompressed, 2)?;
+    // UTF-16 (with a byte order mark, or a first `[` and tag name letter
+    // each followed or preceded by a zero byte: `[\0E\0`) is decoded to
+    // UTF-8. A `[` then a NUL character is no tag, and not taken for
+    // UTF-16, so that a copy of junk reads as it was written.
+    let (head, text) = peek(decompressed, 4)?;
     let utf16 = match head[..] {
-        [0xff, 0xfe] | [b'[', 0] => Some(encoding_rs::UTF_16LE),
-        [0xfe, 0xff] | [0, b'['] => Some(encoding_rs::UTF_16BE),
+        [0xff, 0xfe, ..] => Some(encoding_rs::UTF_16LE),
+        [0xfe, 0xff, ..] => Some(encoding_rs::UTF_16BE),
+        [b'[', 0, letter, 0] if letter.is_ascii_alphabetic() => Some(encoding_rs::UTF_16LE),
+        [0, b'[', 0, letter] if letter.is_ascii_alphabetic() => Some(encoding_rs::UTF_16BE),
         _ => None,
     };
     let text: Box<dyn Read + Send> = match utf16 {
@@ -607,6 +611,10 @@ mod tests {
         assert_eq!(read_back(&be).0, text);
         let bare: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
         assert_eq!(read_back(&bare).0, text);
+        let bare: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(read_back(&bare).0, text);
+        // A `[` then NUL characters is no UTF-16 tag: read as it is.
+        assert_eq!(read_back(b"[\0\0\0x").0, "[\0\0\0x");
     }
 
     #[test]

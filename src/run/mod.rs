@@ -639,19 +639,9 @@ fn finish(
         report.summary.fixed = None;
     }
     let summary = &report.summary;
-    let complete = whole && summary.problems == 0;
-    if let Some(out) = summary_out {
-        let json = summary.json(
-            started.elapsed(),
-            complete,
-            config.edition.name(),
-            config.options.clone(),
-        );
-        if let Err(err) = write_whole(out, &json) {
-            eprintln!("pgn-arbiter: cannot write the summary: {err}");
-            return Status::Trouble;
-        }
-    }
+    let mut complete = whole && summary.problems == 0;
+    // The page before the summary, so that the summary can say whether the
+    // page was written.
     if let (Some(out), Some(page)) = (html, &report.page) {
         let today = checks::header::today();
         let date = format!(
@@ -667,6 +657,19 @@ fn finish(
         };
         if let Err(err) = write_whole(out, &page.render(summary, &run)) {
             eprintln!("pgn-arbiter: cannot write the audit page: {err}");
+            complete = false;
+            trouble = Some(Status::Trouble);
+        }
+    }
+    if let Some(out) = summary_out {
+        let json = summary.json(
+            started.elapsed(),
+            complete,
+            config.edition.name(),
+            config.options.clone(),
+        );
+        if let Err(err) = write_whole(out, &json) {
+            eprintln!("pgn-arbiter: cannot write the summary: {err}");
             return Status::Trouble;
         }
     }
@@ -824,6 +827,24 @@ mod tests {
             failures.len(),
             failures.join("\n\n")
         );
+    }
+
+    /// Inputs a fuzz target once found wrong: the corrected copy of each
+    /// holds its games, and fixing it again changes nothing.
+    #[test]
+    fn fuzz_regressions_fix_idempotently() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fuzz");
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let judging = checks::Judging::default();
+            let Ok((copy, games, 0)) = crate::fix_bytes(&std::fs::read(&path).unwrap(), judging)
+            else {
+                continue;
+            };
+            let (again, games_again, _) = crate::fix_bytes(&copy, judging).unwrap();
+            assert_eq!(games_again, games, "{}", path.display());
+            assert!(again == copy, "{}", path.display());
+        }
     }
 
     /// Inputs the fuzz target once found wrong, kept so they stay right.
