@@ -573,8 +573,17 @@ fn add_tags(fix: &mut Rewrite<'_, '_>, added: &[(&str, &str)]) {
         let line = format!("[{name} \"{value}\"]");
         // After the roster tag before it, when that line ends before the
         // movetext begins (not in a tag line that runs into movetext).
+        // ... and where the next line is another tag or blank: a `]` there
+        // may close a `[` left open on the tag's line, which a line put
+        // between them would change.
         let movetext = movetext_start(game).min(game.lexed.tags_end);
-        let before = before.filter(|&index| fix.after_tag(index).0 <= movetext);
+        let fits = |at: usize| {
+            at == movetext || matches!(game.bytes.get(at), None | Some(b'[' | b'\n' | b'\r'))
+        };
+        let before = before.filter(|&index| {
+            let at = fix.after_tag(index).0;
+            at <= movetext && fits(at)
+        });
         match before {
             Some(index) => {
                 let (at, no_break) = fix.after_tag(index);
