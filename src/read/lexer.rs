@@ -302,32 +302,25 @@ pub fn last_game_start(chunk: &[u8]) -> usize {
     last
 }
 
-/// pgn-reader's token terminators, as a table: the lexer asks of every
-/// byte of every token.
-static TOKEN_END: [bool; 256] = {
+/// A table of which bytes are among `members`.
+const fn byte_set(members: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
-    let ends = b" \t\n\r{}()!?$;.*";
     let mut i = 0;
-    while i < ends.len() {
-        table[ends[i] as usize] = true;
+    while i < members.len() {
+        table[members[i] as usize] = true;
         i += 1;
     }
     table
-};
+}
+
+/// pgn-reader's token terminators, as a table: the lexer asks of every
+/// byte of every token.
+static TOKEN_END: [bool; 256] = byte_set(b" \t\n\r{}()!?$;.*");
 
 /// Bytes a skimming scan stops at in movetext, wherever they stand: the
 /// ones whose branch of `scan_movetext` can end a game or hide what
 /// follows (`{`, `;`, a line end, `(`, `$`) or is a marker (`*`).
-static SKIM_STOP: [bool; 256] = {
-    let mut table = [false; 256];
-    let stops = b"{;\n($*";
-    let mut i = 0;
-    while i < stops.len() {
-        table[stops[i] as usize] = true;
-        i += 1;
-    }
-    table
-};
+static SKIM_STOP: [bool; 256] = byte_set(b"{;\n($*");
 
 /// From a token or blank that means nothing to where games end, to the
 /// next byte `scan_movetext` must look at when it only finds where games
