@@ -461,23 +461,34 @@ pub fn rewrite(
 /// every reader takes the value as one, as the lexer does.
 fn escape_inner_quotes(fix: &mut Rewrite<'_, '_>) {
     let game = fix.game;
+    // The comment names the first few tags, and counts the rest.
+    const NAMED: usize = 5;
     let mut names = Vec::new();
+    let mut escaped_count = 0;
     let mut first_line = None;
-    for (index, &(start, end)) in game.lexed.tag_values.iter().enumerate() {
+    let values = game.lexed.tag_values.iter();
+    // The edits made before this step (the values they replace win).
+    let earlier = fix.edits.len();
+    for ((index, name, _), &(start, end)) in game.tags.iter().zip(values) {
         let raw = game.bytes.get(start..end).unwrap_or_default();
         let Some(escaped) = escape_quotes(raw) else {
             continue;
         };
-        if fix.edits.iter().any(|e| e.start <= start && end <= e.end) {
+        let replaced = fix.edits.get(..earlier).unwrap_or_default();
+        if replaced.iter().any(|e| e.start <= start && end <= e.end) {
             continue;
         }
         fix.edit(start, end, escaped);
         first_line.get_or_insert(game.tag_line(index));
-        if let Some((_, name, _)) = game.tags.iter().nth(index) {
+        escaped_count += 1;
+        if names.len() < NAMED {
             names.push(format!("[{}]", String::from_utf8_lossy(name)));
         }
     }
     if let Some(line) = first_line {
+        if escaped_count > NAMED {
+            names.push(format!("{} more", escaped_count - NAMED));
+        }
         let what = format!("quotes inside the value of {} escaped", names.join(", "));
         let text = fix.change(Kind::NonStandardTag, line, what);
         fix.head.push(text);
@@ -487,6 +498,7 @@ fn escape_inner_quotes(fix: &mut Rewrite<'_, '_>) {
 /// `raw` with every quote not already escaped written as `\"`, or `None`
 /// when it has none.
 fn escape_quotes(raw: &[u8]) -> Option<Vec<u8>> {
+    memchr::memchr(b'"', raw)?;
     let mut out = Vec::with_capacity(raw.len() + 4);
     let mut changed = false;
     let mut bytes = raw.iter();
