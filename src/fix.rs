@@ -855,7 +855,14 @@ fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding])
     if reads_as_tag(line_of(game.bytes, end)) {
         return;
     }
-    let at = after_token(game.bytes, end);
+    // After the dots stuck to it too: `ep.` is unreadable, but `ep {...}.`
+    // would read as an en passant mark.
+    let tail = game.bytes.get(end..).unwrap_or_default();
+    let at = end
+        + tail
+            .iter()
+            .take_while(|&&b| matches!(b, b'!' | b'?' | b'.'))
+            .count();
     if already_commented(game.bytes, at, kind) {
         return;
     }
