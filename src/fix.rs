@@ -411,6 +411,11 @@ pub fn rewrite(
         let at_end = at >= game.bytes.trim_ascii_end().len();
         let text = match layout {
             _ if at_end => format!("{eol}{}", fix.head.join(eol)),
+            // Not a line break before a `%`: at the start of a line it
+            // would hide the rest of that line.
+            Layout::LineStart if game.bytes.get(at) == Some(&b'%') => {
+                format!("{} ", fix.head.join(eol))
+            }
             Layout::LineStart => format!("{}{eol}", fix.head.join(eol)),
             _ => format!("{} ", fix.head.join(" ")),
         };
