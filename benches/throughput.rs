@@ -73,6 +73,7 @@ fn throughput(c: &mut Criterion) {
         input: 0,
         bytes: bytes.clone(),
         first_line: 1,
+        after_tag_break: false,
     };
     let mut worker = Worker::new(Default::default(), true);
     group.bench_function("all-checks", |b| {

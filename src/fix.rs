@@ -55,7 +55,9 @@ pub struct Change {
 /// What `--fix` did to a game.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fixed {
-    /// The changes, in the order of the record.
+    /// The changes, in the order of the record. Each comes with a comment
+    /// in the movetext, so a game with tags only that is changed no longer
+    /// ends at a tag break (`RawGame::after_tag_break`) in the copy.
     pub changes: Vec<Change>,
 }
 
@@ -189,6 +191,14 @@ fn already_commented(bytes: &[u8], at: usize, kind: Kind) -> bool {
         .is_some_and(|r| r.starts_with(format!("{MARK}{}:", kind.code()).as_bytes()))
 }
 
+/// Whether the game already holds a comment written by `--fix` for `kind`
+/// anywhere (for comments about the game as a whole, which a fixed copy
+/// has once).
+fn said_before(bytes: &[u8], kind: Kind) -> bool {
+    let mark = format!("{{{MARK}{}:", kind.code());
+    memchr::memmem::find(bytes, mark.as_bytes()).is_some()
+}
+
 /// Back from a move token over white space and its move number (`12.`,
 /// `12...`), so that a cut or a comment goes before the number.
 fn before_number(bytes: &[u8], start: usize) -> usize {
@@ -289,11 +299,7 @@ pub fn rewrite(
     } else {
         result_targets(game, verdict, findings, &has, open)
     };
-    let said_before = |kind: Kind| {
-        let mark = format!("{{{MARK}{}:", kind.code());
-        memchr::memmem::find(game.bytes, mark.as_bytes()).is_some()
-    };
-    if truncated && has(Kind::TruncatedGame) && !said_before(Kind::TruncatedGame) {
+    if truncated && has(Kind::TruncatedGame) && !said_before(game.bytes, Kind::TruncatedGame) {
         let what = "the record stops before the game's end, so its PlyCount and result are left as written".to_owned();
         let text = fix.change(Kind::TruncatedGame, game.line, what);
         fix.head.push(text);
@@ -369,7 +375,7 @@ pub fn rewrite(
         let start = before_number(game.bytes, first.start);
         let end = match game.lexed.marker {
             Some(m) if m.start >= start => m.start,
-            _ => game.bytes.trim_ascii_end().len().max(start),
+            _ => lexer::trim_blanks_end(game.bytes).len().max(start),
         };
         let removed = kept_plies_text(sans.len() - at);
         let what = format!("{removed} recorded after the game ended by itself removed");
@@ -405,10 +411,10 @@ pub fn rewrite(
                 {
                     (m.start, Layout::Inline)
                 }
-                _ => (game.bytes.trim_ascii_end().len(), Layout::InTagLine),
+                _ => (lexer::trim_blanks_end(game.bytes).len(), Layout::InTagLine),
             };
         }
-        let at_end = at >= game.bytes.trim_ascii_end().len();
+        let at_end = at >= lexer::trim_blanks_end(game.bytes).len();
         let text = match layout {
             _ if at_end => format!("{eol}{}", fix.head.join(eol)),
             // Not a line break before a `%`: at the start of a line it
@@ -545,7 +551,7 @@ fn reads_back(text: &[u8], expect: &Expect<'_>) -> bool {
     let end = lexed.scan(text, 1, &mut tags);
     let whole = text
         .get(end..)
-        .is_none_or(|rest| rest.trim_ascii().is_empty());
+        .is_none_or(|rest| lexer::trim_blanks_end(rest).is_empty());
     let marked = marker.is_none_or(|value| {
         lexed
             .marker
@@ -610,6 +616,19 @@ fn add_tags(fix: &mut Rewrite<'_, '_>, added: &[(&str, &str)]) {
                     format!("{line}{eol}")
                 };
                 fix.edit(at, at, text);
+            }
+            // Where the game starts only because its first tag repeats a
+            // name of the game before, after that tag's line: a line put
+            // before it would join the two games. Where that line runs
+            // into more than a tag, nowhere (the copy then does not read
+            // back with the tags added, and the game is written as it was).
+            None if game.after_tag_break => {
+                if let Some(n) = memchr::memchr(b'\n', game.bytes)
+                    && n < movetext
+                    && fits(n + 1)
+                {
+                    fix.edit(n + 1, n + 1, format!("{line}{eol}"));
+                }
             }
             None => fix.edit(0, 0, format!("{line}{eol}")),
         }
@@ -713,7 +732,15 @@ fn result_edits(fix: &mut Rewrite<'_, '_>, targets: &ResultTargets, verdict: &Ve
         match game.lexed.marker {
             Some(m) => {
                 let old = game.text(m.start, m.end);
-                fix.edit(m.start, m.end, value);
+                // `Rxh3#*` is a move and a marker, as `*` ends a token;
+                // `Rxh3#1-0` is one token.
+                let glued = m.start > 0
+                    && !matches!(
+                        game.bytes.get(m.start - 1),
+                        Some(b' ' | b'\t' | b'\r' | b'\n')
+                    );
+                let gap = if glued { " " } else { "" };
+                fix.edit(m.start, m.end, format!("{gap}{value}"));
                 said.push((
                     kind,
                     m.line,
@@ -721,7 +748,7 @@ fn result_edits(fix: &mut Rewrite<'_, '_>, targets: &ResultTargets, verdict: &Ve
                 ));
             }
             None => {
-                let end = game.bytes.trim_ascii_end().len();
+                let end = lexer::trim_blanks_end(game.bytes).len();
                 // Not on a tag's line: python-chess reads a line that
                 // starts with '[' as tags.
                 let mut text = if line_of(game.bytes, end.saturating_sub(1)).starts_with(b"[") {
@@ -822,16 +849,16 @@ fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding])
             .map(|f| f.kind)
     };
     if verdict.board_end == BoardEnd::NotReplayed {
-        if let Some(kind) = first(&[Kind::InvalidFen]) {
-            let mark = format!("{{{MARK}{}:", kind.code());
-            if memchr::memmem::find(game.bytes, mark.as_bytes()).is_none() {
-                let text = fix.change(
-                    kind,
-                    game.line,
-                    "the starting position is unknown or not legal, so the moves are left as written".to_owned(),
-                );
-                fix.head.push(text);
-            }
+        if let Some(kind) = first(&[Kind::InvalidFen])
+            && !said_before(game.bytes, kind)
+        {
+            let text = fix.change(
+                kind,
+                game.line,
+                "the starting position is unknown or not legal, so the moves are left as written"
+                    .to_owned(),
+            );
+            fix.head.push(text);
         }
         return;
     }
@@ -948,7 +975,7 @@ fn movetext_start(game: &RawGame<'_>) -> usize {
     .into_iter()
     .flatten()
     .min()
-    .unwrap_or_else(|| game.bytes.trim_ascii_end().len())
+    .unwrap_or_else(|| lexer::trim_blanks_end(game.bytes).len())
 }
 
 #[cfg(test)]

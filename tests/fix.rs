@@ -163,13 +163,15 @@ fn fix_and_check(input: &Path, extra: &[&str], copy: &Path, failures: &mut Vec<S
     // pgn-reader reads the copy's games as pgn-arbiter does, except where
     // the two already read the input differently (a blank line within
     // movetext, documented in `read::lexer`); a run of header-only games,
-    // one game to pgn-reader, is as many once each has its marker.
+    // one game to pgn-reader, is as many once each has its marker (or a
+    // comment: then the gap narrows, and never turns the other way).
     let original = decompressed(input);
     let ours = |n: usize| n as i64;
     let (reader_in, reader_out) = (pgn_reader_games(&original), pgn_reader_games(&fixed));
     let gap_in = reader_in as i64 - ours(games(&games_in));
     let gap_out = reader_out as i64 - ours(after);
-    if gap_out != 0 && gap_out != gap_in {
+    let narrowed = gap_out.signum() == gap_in.signum() && gap_out.abs() <= gap_in.abs();
+    if gap_out != 0 && !narrowed {
         failures.push(format!(
             "{name}: pgn-reader reads {reader_out} games in the copy, pgn-arbiter {after} (in the input {reader_in} and {before})"
         ));

@@ -147,6 +147,7 @@ mod tests {
             line: 1,
             tags: &tags,
             lexed: &lexed,
+            after_tag_break: false,
         };
         let facts = Facts {
             board_end,

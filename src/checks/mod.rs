@@ -268,6 +268,7 @@ mod tests {
             line: 1,
             tags: &tags,
             lexed: &lexed,
+            after_tag_break: false,
         };
         let mut findings = Vec::new();
         let judging = Judging {

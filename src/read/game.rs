@@ -44,6 +44,10 @@ pub struct RawGame<'a> {
     pub tags: &'a Tags,
     /// Located lines, malformed tags and mainline tokens.
     pub lexed: &'a Lexed,
+    /// Whether the game before ended only because this game's first tag
+    /// repeats one of its names (header-only games): tags written before
+    /// that tag would join the two games.
+    pub after_tag_break: bool,
 }
 
 impl RawGame<'_> {

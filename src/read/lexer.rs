@@ -274,32 +274,52 @@ pub fn skip_blanks(bytes: &[u8], pos: usize) -> (usize, u64) {
 /// ends exactly where reading the whole input in one piece would end a
 /// game. Where the game before ended only because a tag name repeats
 /// (header-only games), the game at the cut must have its first line
-/// complete, so that a tag name cut short cannot end the game before it.
-pub fn last_game_start(chunk: &[u8]) -> usize {
+/// complete, so that a tag name cut short cannot end the game before it;
+/// and a game after a marker or movetext is preferred as the cut, so that
+/// only a run of header-only games longer than the chunk starts a block
+/// at a tag break (where `--fix` must know what the game before became).
+pub fn last_game_start(chunk: &[u8]) -> Cut {
     let mut tags = Tags::default();
     let mut lexed = Lexed {
         skim: true,
         ..Lexed::default()
     };
     let mut pos = 0;
-    let mut last = 0;
+    let (mut last, mut last_clean) = (Cut::default(), None);
     loop {
         let (start, _) = skip_blanks(chunk, pos);
         let Some(rest) = chunk.get(start..).filter(|r| !r.is_empty()) else {
             break;
         };
         if start > 0 {
-            if lexed.tag_break.is_some() && memchr::memchr(b'\n', rest).is_none() {
+            let after_tag_break = lexed.tag_break.is_some();
+            if after_tag_break && memchr::memchr(b'\n', rest).is_none() {
                 break;
             }
-            last = start;
+            last = Cut {
+                at: start,
+                after_tag_break,
+            };
+            if !after_tag_break {
+                last_clean = Some(last);
+            }
         }
         pos = start + lexed.scan(rest, 1, &mut tags).max(1);
         if pos >= chunk.len() {
             break;
         }
     }
-    last
+    last_clean.unwrap_or(last)
+}
+
+/// Where `last_game_start` cuts a chunk.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cut {
+    /// The offset of the game that starts the next block; 0 for none.
+    pub at: usize,
+    /// Whether the game before it ended only because this game's first tag
+    /// repeats one of its names (`Lexed::tag_break`).
+    pub after_tag_break: bool,
 }
 
 /// A table of which bytes are among `members`.
@@ -350,6 +370,16 @@ fn skim_to_next(cur: &mut Cursor<'_>, start: usize) {
 #[inline]
 pub fn is_token_end(byte: u8) -> bool {
     TOKEN_END[byte as usize]
+}
+
+/// The bytes without the blanks at their end, as the lexer sees blanks:
+/// a form feed or another control byte is part of a token, not a blank.
+pub fn trim_blanks_end(bytes: &[u8]) -> &[u8] {
+    let kept = bytes
+        .iter()
+        .rposition(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        .map_or(0, |i| i + 1);
+    &bytes[..kept]
 }
 
 /// A cursor over one game's bytes that counts lines.
@@ -1308,15 +1338,28 @@ mod tests {
         let run = b"[White \"a\"]\n\n[White \"b\"]\n\n[White \"c\"]\n\n[Wh";
         // The last whole line that starts a game is the third one; the
         // partial fourth is never a cut.
-        assert_eq!(last_game_start(run), 26);
-        assert_eq!(last_game_start(b"[White \"a\"]\n\n"), 0);
-        // After a game with movetext, the next game is a cut too.
-        let mixed = b"[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n";
-        assert_eq!(last_game_start(mixed), 22);
+        assert_eq!(
+            last_game_start(run),
+            Cut {
+                at: 26,
+                after_tag_break: true
+            }
+        );
+        assert_eq!(last_game_start(b"[White \"a\"]\n\n").at, 0);
+        // After a game with movetext, the next game is a cut too, and the
+        // one preferred to a game after a tag break.
+        let mixed = b"[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n\n[White \"c\"]\n";
+        assert_eq!(
+            last_game_start(mixed),
+            Cut {
+                at: 22,
+                after_tag_break: false
+            }
+        );
         // Movetext continued after a blank line stays with its game.
         let pgn = b"[A \"1\"]\n1. e4\n\n[B \"2\"]\n1. d4\n\n2. c4\n";
-        assert_eq!(last_game_start(pgn), 15);
-        assert_eq!(last_game_start(b""), 0);
+        assert_eq!(last_game_start(pgn).at, 15);
+        assert_eq!(last_game_start(b"").at, 0);
     }
 
     #[test]
@@ -1327,12 +1370,12 @@ mod tests {
         let pgn = format!(
             "[Event \"E\"]\n[Site \"S\"]\n[Annotator \"{long}\"]\n[White \"W\"]\n\n1. e4 *\n\n[Event"
         );
-        assert_eq!(last_game_start(pgn.as_bytes()), pgn.len() - 6);
+        assert_eq!(last_game_start(pgn.as_bytes()).at, pgn.len() - 6);
         // A game whose first line is not complete yet is a cut too, when
         // the game before ended with its marker: a game of one 3.9 MB tag
         // is read whole.
         let pgn = format!("*\n\n[Event \"{}", "x".repeat(1000));
-        assert_eq!(last_game_start(pgn.as_bytes()), 3);
+        assert_eq!(last_game_start(pgn.as_bytes()).at, 3);
     }
 
     #[test]

@@ -723,7 +723,7 @@ mod tests {
     /// the copy again changes nothing. Returns the mutants checked.
     fn fix_mutants(count: usize, seed: u64) -> (usize, Vec<String>) {
         let files = crate::testing::plain_pgn_files(&crate::testing::fixtures());
-        let pieces: [&[u8]; 22] = [
+        let pieces: [&[u8]; 24] = [
             b"\"",
             b"[",
             b"]",
@@ -746,6 +746,8 @@ mod tests {
             b"$1",
             b"R8xg20-1",
             b"[Event \"",
+            b"\x0c",
+            b"\0",
         ];
         let mut state = seed;
         let mut next = move || {
@@ -793,24 +795,31 @@ mod tests {
                     String::from_utf8_lossy(&bytes)
                 ));
             } else if again != copy {
-                let at = copy
-                    .iter()
-                    .zip(&again)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(copy.len().min(again.len()));
-                let show = |b: &[u8]| {
-                    String::from_utf8_lossy(&b[at.saturating_sub(80)..(at + 120).min(b.len())])
-                        .into_owned()
-                };
                 failures.push(format!(
-                    "{name}: fixing the copy again changes it at byte {at}:\n--- copy\n{}\n--- again\n{}\n--- input\n{}",
-                    show(&copy),
-                    show(&again),
+                    "{name}: {}\n--- input\n{}",
+                    second_pass_change(&copy, &again),
                     String::from_utf8_lossy(&bytes)
                 ));
             }
         }
         (checked, failures)
+    }
+
+    /// Where fixing a copy again changed it, with the bytes around.
+    fn second_pass_change(copy: &[u8], again: &[u8]) -> String {
+        let at = copy
+            .iter()
+            .zip(again)
+            .position(|(a, b)| a != b)
+            .unwrap_or(copy.len().min(again.len()));
+        let show = |b: &[u8]| {
+            String::from_utf8_lossy(&b[at.saturating_sub(80)..(at + 120).min(b.len())]).into_owned()
+        };
+        format!(
+            "fixing the copy again changes it at byte {at}:\n--- copy\n{}\n--- again\n{}",
+            show(copy),
+            show(again)
+        )
     }
 
     /// `FIX_MUTANTS=N` checks N mutants (and a seed of its own) for a
@@ -843,7 +852,12 @@ mod tests {
             };
             let (again, games_again, _) = crate::fix_bytes(&copy, judging).unwrap();
             assert_eq!(games_again, games, "{}", path.display());
-            assert!(again == copy, "{}", path.display());
+            assert!(
+                again == copy,
+                "{}: {}",
+                path.display(),
+                second_pass_change(&copy, &again)
+            );
         }
     }
 

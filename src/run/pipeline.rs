@@ -56,6 +56,9 @@ pub struct Block {
     pub bytes: Vec<u8>,
     /// 1-based line of the block's first byte.
     pub first_line: u64,
+    /// Whether the game before the block ended only because the block's
+    /// first tag repeats one of its names (`RawGame::after_tag_break`).
+    pub after_tag_break: bool,
 }
 
 /// What the reader hands on, in input order.
@@ -218,6 +221,7 @@ impl Worker {
             line,
             tags: &self.tags,
             lexed: &self.lexed,
+            after_tag_break: false,
         };
         let finding = Finding::new(
             Kind::GameTooLarge,
@@ -286,6 +290,7 @@ impl Worker {
         let mut copy = Vec::new();
         let mut pos = 0;
         let mut line = block.first_line;
+        let mut after_tag_break = block.after_tag_break;
         loop {
             let (start, lines) = lexer::skip_blanks(bytes, pos);
             line += lines;
@@ -307,20 +312,24 @@ impl Worker {
                 line,
                 tags: &self.tags,
                 lexed: &self.lexed,
+                after_tag_break,
             };
             let mut result = check_game(&game, self.judging, &mut self.history, self.all_rows);
+            let mut changed = false;
             if let Some(selection) = &self.fix {
                 let keep = |kind| selection.keeps(kind);
                 copy.extend_from_slice(slice(bytes, pos, start));
-                result.fixed = Some(fix::rewrite(
-                    &game,
-                    &result.verdict,
-                    &result.findings,
-                    &keep,
-                    &mut copy,
-                ));
+                let fixed =
+                    fix::rewrite(&game, &result.verdict, &result.findings, &keep, &mut copy);
+                changed = !fixed.changes.is_empty();
+                result.fixed = Some(fixed);
             }
             out.push(result);
+            // The next game starts at a tag break in the copy too unless
+            // this one was changed: its comments are movetext, which the
+            // next game's tags end. (For the first game of a block,
+            // `Block::after_tag_break` says what the input has.)
+            after_tag_break = self.lexed.tag_break.is_some() && !changed;
             line = self.lexed.end_line;
             pos = start + end;
         }
@@ -423,6 +432,8 @@ pub fn read_stream(
     // The chunk is filled up to this many bytes; more only while one game
     // does not fit.
     let mut target = BLOCK_BYTES;
+    // Whether the next block starts at a tag break (`Cut`).
+    let mut after_tag_break = false;
     loop {
         let want = target.saturating_sub(chunk.len());
         let (eof, error) = match fill(reader, &mut chunk, want) {
@@ -430,15 +441,19 @@ pub fn read_stream(
             Err(err) => (true, Some(err)),
         };
         let cut = if eof {
-            chunk.len()
+            lexer::Cut {
+                at: chunk.len(),
+                after_tag_break: false,
+            }
         } else {
             match lexer::last_game_start(&chunk) {
-                0 if chunk.len() < MAX_GAME_BYTES => {
+                lexer::Cut { at: 0, .. } if chunk.len() < MAX_GAME_BYTES => {
                     // One game larger than the chunk: read more of it.
                     target = (chunk.len() * 2).clamp(BLOCK_BYTES, MAX_GAME_BYTES);
                     continue;
                 }
-                0 => {
+                lexer::Cut { at: 0, .. } => {
+                    after_tag_break = false;
                     let head = chunk.get(..TOO_LARGE_HEAD).unwrap_or(&chunk).to_vec();
                     if !emit(Piece::TooLarge {
                         input: index,
@@ -468,8 +483,8 @@ pub fn read_stream(
         target = BLOCK_BYTES;
         // The block gets an allocation of its own size; the chunk buffer
         // keeps its capacity for the next read.
-        let bytes = chunk.get(..cut).unwrap_or_default().to_vec();
-        chunk.drain(..cut);
+        let bytes = chunk.get(..cut.at).unwrap_or_default().to_vec();
+        chunk.drain(..cut.at);
         if chunk.capacity() > BLOCK_BYTES * 2 {
             chunk.shrink_to(BLOCK_BYTES * 2);
         }
@@ -479,11 +494,13 @@ pub fn read_stream(
                 input: index,
                 bytes,
                 first_line: line,
+                after_tag_break,
             }))
         {
             return false;
         }
         line += lines;
+        after_tag_break = cut.after_tag_break;
         if let Some(err) = error {
             return emit(Piece::Problem {
                 input: index,
@@ -740,6 +757,7 @@ mod tests {
                 input: 0,
                 bytes,
                 first_line: 1,
+                after_tag_break: false,
             };
             let games = worker.check_block(&block);
             for game in &games {
@@ -788,6 +806,7 @@ mod tests {
                 input: b.input,
                 bytes: b.bytes.clone(),
                 first_line: b.first_line,
+                after_tag_break: b.after_tag_break,
             }),
             Piece::Problem { input, message } => Piece::Problem {
                 input: *input,
@@ -943,6 +962,7 @@ mod tests {
             input: 0,
             bytes: bytes.clone(),
             first_line: 1,
+            after_tag_break: false,
         });
         let mut pieces = Vec::new();
         let mut rest = &bytes[..];
@@ -953,7 +973,7 @@ mod tests {
             let cut = if chunk.len() == rest.len() {
                 rest.len()
             } else {
-                lexer::last_game_start(chunk)
+                lexer::last_game_start(chunk).at
             };
             if cut == 0 {
                 size *= 2;
@@ -965,6 +985,7 @@ mod tests {
                 input: 0,
                 bytes: block.to_vec(),
                 first_line: line,
+                after_tag_break: false,
             }));
             line += block.iter().filter(|&&b| b == b'\n').count() as u64;
             rest = tail;
