@@ -141,6 +141,36 @@ impl GameResult {
         }
     }
 
+    /// About the bytes the result holds, its heap included: what bounds
+    /// the results waiting for the writer, whatever their findings.
+    pub fn weight(&self) -> usize {
+        let columns = [
+            &self.event,
+            &self.site,
+            &self.date,
+            &self.round,
+            &self.white,
+            &self.black,
+            &self.result,
+            &self.termination,
+        ]
+        .into_iter()
+        .chain(&self.players)
+        .map(String::capacity)
+        .sum::<usize>();
+        let findings = self
+            .findings
+            .iter()
+            .map(|f| f.message.capacity() + f.fen.capacity())
+            .sum::<usize>()
+            + self.findings.capacity() * std::mem::size_of::<Finding>();
+        let changes = self.fixed.as_ref().map_or(0, |fixed| {
+            fixed.changes.iter().map(|c| c.what.capacity()).sum::<usize>()
+                + fixed.changes.capacity() * std::mem::size_of::<crate::fix::Change>()
+        });
+        std::mem::size_of::<Self>() + columns + findings + changes
+    }
+
     /// Fills in the tag columns from the game's tags; the first of each
     /// name counts.
     pub fn fill_tags(&mut self, game: &RawGame<'_>) {

@@ -32,8 +32,13 @@ pub const BLOCK_BYTES: usize = 1 << 20;
 pub const MAX_GAME_BYTES: usize = 4 << 20;
 
 /// Results are handed from a worker to the writer in parts of at most this
-/// many games.
+/// many games ...
 const PART_GAMES: usize = 256;
+
+/// ... and about this many bytes (`GameResult::weight`, and the copy's
+/// bytes with `--fix`): 256 ordinary games weigh about 150 KiB, 256 games
+/// with four findings each and their corrected copy about 600 KiB.
+const PART_BYTES: usize = 256 << 10;
 
 /// Parts of one piece that may wait for the writer: enough that a block of
 /// ordinary games (about 1,500) never makes its worker wait, few enough
@@ -276,8 +281,9 @@ impl Worker {
     }
 
     /// Checks every game of a block, handing the results on in parts of at
-    /// most `PART_GAMES`, so that a block of a hundred thousand tiny games
-    /// never holds all their results at once. With `--fix`, each part
+    /// most `PART_GAMES` and about `PART_BYTES`, so that a block of a
+    /// hundred thousand tiny games, or of games with many findings, never
+    /// holds all their results at once. With `--fix`, each part
     /// comes with its games as the corrected copy has them, blank lines
     /// between them included.
     fn check_parts(
@@ -291,6 +297,7 @@ impl Worker {
         let mut pos = 0;
         let mut line = block.first_line;
         let mut after_tag_break = block.after_tag_break;
+        let mut weight = 0;
         loop {
             let (start, lines) = lexer::skip_blanks(bytes, pos);
             line += lines;
@@ -302,9 +309,12 @@ impl Worker {
                 }
                 break;
             }
-            if out.len() == PART_GAMES && !emit(std::mem::take(&mut out), std::mem::take(&mut copy))
-            {
-                return false;
+            let full = out.len() == PART_GAMES || weight + copy.len() >= PART_BYTES;
+            if full && !out.is_empty() {
+                if !emit(std::mem::take(&mut out), std::mem::take(&mut copy)) {
+                    return false;
+                }
+                weight = 0;
             }
             let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
             let game = RawGame {
@@ -324,6 +334,7 @@ impl Worker {
                 changed = !fixed.changes.is_empty();
                 result.fixed = Some(fixed);
             }
+            weight += result.weight();
             out.push(result);
             // The next game starts at a tag break in the copy too unless
             // this one was changed: its comments are movetext, which the
