@@ -192,6 +192,8 @@ kinds! {
     /// A game with no termination marker whose record stops before its end
     /// (PlyCount states more plies, or a move number has no move after it).
     TruncatedGame => "truncated-game", Error, Pgn("PGN 8.2.6");
+    /// A variation with no move in it (`( )`, `( {comment} )`).
+    EmptyVariation => "empty-variation", Warning, Pgn("PGN 8.2.5");
 }
 
 impl fmt::Display for Kind {
@@ -389,6 +391,7 @@ mod tests {
                 "trf-colour-mismatch",
                 "trf-player-mismatch",
                 "truncated-game",
+                "empty-variation",
             ]
         );
     }

@@ -48,7 +48,8 @@
 //!   `malformed-move`, `wrong-check-suffix`, `unterminated-comment`,
 //!   `text-after-result`, `non-standard-san`, `non-standard-movetext`,
 //!   `move-number`, `illegal-move-in-variation`,
-//!   `ambiguous-move-in-variation`, `malformed-move-in-variation`
+//!   `ambiguous-move-in-variation`, `malformed-move-in-variation`,
+//!   `empty-variation`
 //! - `src/checks/draws/mod.rs`: `unclaimed-threefold`,
 //!   `unclaimed-fifty-moves`, `played-past-fivefold`,
 //!   `played-past-seventy-five-moves`, `played-past-dead-position`

@@ -46,6 +46,10 @@ pub enum Problem {
     NoMoveBefore,
     /// Nested deeper than `MAX_DEPTH`: not checked.
     TooDeep,
+    /// A variation that holds no move (`( )`, `( {comment} )`), where PGN
+    /// 8.2.5 has a sequence of movetext with one or more moves. The range
+    /// is its `(`.
+    Empty,
 }
 
 /// One problem in a variation.
@@ -82,6 +86,12 @@ struct Line {
     moves: usize,
     /// The ply of the line's next move.
     ply: usize,
+    /// Whether the line holds anything but comments, NAGs and move
+    /// numbers (a move, another token, a variation), or was reported
+    /// already: else it is empty.
+    filled: bool,
+    /// Where its `(` is: byte offset and line.
+    open: (usize, u64),
 }
 
 impl Line {
@@ -89,6 +99,7 @@ impl Line {
     /// (the position it was tried in is then `before_last`).
     fn play(&mut self, san: San) -> Option<Problem> {
         self.moves += 1;
+        self.filled = true;
         self.ply += 1;
         let Some(pos) = self.now.take() else {
             self.before_last = None;
@@ -212,6 +223,9 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
                     skipping += 1;
                     continue;
                 }
+                if let Some(parent) = lines.last_mut() {
+                    parent.filled = true;
+                }
                 let (replaced, from) = match lines.last() {
                     None => {
                         let (index, from) = main.branch(i - 1);
@@ -233,7 +247,10 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
                         san: None,
                         depth: lines.len() + 1,
                     });
-                    lines.push(Line::default());
+                    lines.push(Line {
+                        filled: true,
+                        ..Line::default()
+                    });
                     continue;
                 };
                 lines.push(Line {
@@ -241,14 +258,28 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
                     before_last: None,
                     moves: 0,
                     ply: ply - 1,
+                    filled: false,
+                    open: (i - 1, line),
                 });
             }
             b')' => {
                 i += 1;
                 if skipping > 0 {
                     skipping -= 1;
-                } else {
-                    lines.pop();
+                } else if let Some(closed) = lines.pop()
+                    && !closed.filled
+                {
+                    let (start, line) = closed.open;
+                    issues.push(Issue {
+                        problem: Problem::Empty,
+                        line,
+                        start,
+                        end: start + 1,
+                        ply: closed.ply + 1,
+                        before: None,
+                        san: None,
+                        depth: lines.len() + 1,
+                    });
                 }
             }
             _ if skipping > 0 => i += 1,
@@ -280,6 +311,7 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
                     None => {
                         // A line with a token that is not a move may be
                         // missing one: it is not followed further.
+                        current.filled = true;
                         let known = current.now.take();
                         current.before_last = None;
                         known.map(|pos| (Problem::Malformed, pos, current.ply + 1, None))
@@ -364,6 +396,31 @@ mod tests {
         assert!(
             problems("1. e4 e5 (1... d5 2. ed5 --) 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O (4. 0-0) *")
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_variation_with_no_move_is_empty() {
+        assert_eq!(
+            problems("1. e4 ( ) e5 *"),
+            [(Problem::Empty, "(".to_owned(), 1, 1)]
+        );
+        // Comments, NAGs and move numbers are no move (PGN 8.2.5).
+        assert_eq!(
+            problems("1. e4 e5 ( {no} $1 1... ) 2. Nf3 (2. Nc3 ({x})) *"),
+            [
+                (Problem::Empty, "(".to_owned(), 2, 1),
+                (Problem::Empty, "(".to_owned(), 3, 2),
+            ]
+        );
+        // A token that is no move is reported as such, not as emptiness;
+        // a variation that holds only another is reported once.
+        assert_eq!(
+            problems("1. e4 (zz) (()) *"),
+            [
+                (Problem::Malformed, "zz".to_owned(), 1, 1),
+                (Problem::NoMoveBefore, "(".to_owned(), 0, 2),
+            ]
         );
     }
 

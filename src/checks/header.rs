@@ -14,7 +14,8 @@ use crate::{
 /// How the tag section is judged.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct HeaderRules {
-    /// The run's day as `YYYYMMDD`: a later date is reported. 0: never.
+    /// The run's day as `YYYYMMDD`, where it is latest (`latest_day`): a
+    /// later date is reported. 0: never.
     pub today: u32,
     /// `--strict-tags`: report `?` and `????.??.??` in the roster as
     /// unknown values.
@@ -86,15 +87,17 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
             ));
         }
     }
+    // A consultation game names several players for a side, separated by
+    // ':', and then as many fields in each player tag (PGN 9.1).
     for name in ["WhiteElo", "BlackElo"] {
         if let Some((index, value)) = found.find(name)
-            && !is_rating(value)
+            && !fields(value).all(is_rating)
         {
             findings.push(Finding::new(
                 Kind::InvalidElo,
                 game.tag_line(index),
                 format!(
-                    "{name} '{}' is not a rating: a whole number, 0 or from 100 to 3500 (or ?, - or empty when unknown).",
+                    "{name} '{}' is not a rating: a whole number, 0 or from 100 to 3500 (or ?, - or empty when unknown; one for each player of a consultation game, separated by ':').",
                     excerpt(value, 40)
                 ),
             ));
@@ -102,14 +105,13 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
     }
     for name in ["WhiteFideId", "BlackFideId"] {
         if let Some((index, value)) = found.find(name)
-            && !unknown(value)
-            && !value.iter().all(u8::is_ascii_digit)
+            && !fields(value).all(|v| unknown(v) || v.iter().all(u8::is_ascii_digit))
         {
             findings.push(Finding::new(
                 Kind::InvalidFideId,
                 game.tag_line(index),
                 format!(
-                    "{name} '{}' is not a FIDE ID, which is digits only (or ?, - or empty when unknown).",
+                    "{name} '{}' is not a FIDE ID, which is digits only (or ?, - or empty when unknown; one for each player of a consultation game, separated by ':').",
                     excerpt(value, 40)
                 ),
             ));
@@ -122,13 +124,16 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
             Kind::InvalidTimeControl,
             game.tag_line(index),
             format!(
-                "TimeControl '{}' is not written as PGN 9.6.1 writes it: periods separated by ':', each moves/seconds (40/7200), seconds (3600), seconds+increment (300+2) or *seconds (*180); or ? or -.",
+                "TimeControl '{}' is not written as PGN 9.6.1 writes it: periods separated by ':', each moves/seconds (40/7200) or *seconds (*180) in positive integers, seconds (3600) or seconds+increment (300+2); or ? or -.",
                 excerpt(value, 40)
             ),
         ));
     }
-    if let Some((index, _)) = found.find("FEN")
+    // SetUp "1" marks a set-up position (9.7.1): a FEN of the usual
+    // initial array needs none.
+    if let Some((index, fen)) = found.find("FEN")
         && found.get("SetUp") != Some(b"1")
+        && !is_initial_array(fen)
     {
         let setup = match found.get("SetUp") {
             Some(value) => format!("[SetUp \"{}\"]", excerpt(value, 20)),
@@ -263,34 +268,67 @@ pub fn unknown(value: &[u8]) -> bool {
     matches!(value.trim_ascii(), b"" | b"?" | b"-")
 }
 
-/// A rating: unknown, 0, or 100 to 3500.
+/// The fields of a player tag, one per player of the side (PGN 9.1: a
+/// consultation game has `2500:2600`).
+fn fields(value: &[u8]) -> impl Iterator<Item = &[u8]> {
+    value.split(|&b| b == b':')
+}
+
+/// A rating: unknown, 0, or 100 to 3500, an integer (PGN 9.1.2), so
+/// leading zeros are allowed.
 fn is_rating(value: &[u8]) -> bool {
     if unknown(value) {
         return true;
     }
     let value = value.trim_ascii();
-    value.len() <= 4
-        && value.iter().all(u8::is_ascii_digit)
-        && btoi::btou::<u32>(value).is_ok_and(|n| n == 0 || (100..=3500).contains(&n))
+    value.iter().all(u8::is_ascii_digit)
+        && btoi::btou_saturating::<u32>(value).is_ok_and(|n| n == 0 || (100..=3500).contains(&n))
 }
 
-/// PGN 9.6.1: `?`, `-`, or periods separated by `:`, each `moves/seconds`,
-/// `seconds`, `seconds+increment` or `*seconds`.
+/// The usual initial array as a FEN, whatever its move counters.
+fn is_initial_array(fen: &[u8]) -> bool {
+    let mut fields = fen
+        .trim_ascii()
+        .split(|&b| b == b' ')
+        .filter(|f| !f.is_empty());
+    let first: [Option<&[u8]>; 4] = std::array::from_fn(|_| fields.next());
+    first
+        == [
+            Some(&b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"[..]),
+            Some(b"w"),
+            Some(b"KQkq"),
+            Some(b"-"),
+        ]
+}
+
+/// PGN 9.6.1: `?`, `-`, or periods separated by `:`, each `moves/seconds`
+/// or `*seconds` (positive integers), `seconds`, or `seconds+increment`.
+/// A zero is allowed in the last (9.6.1 says positive): `300+0` and `0+1`
+/// are how servers write no increment and no base time.
 fn is_time_control(value: &[u8]) -> bool {
     if matches!(value, b"?" | b"-") {
         return true;
     }
     let number = |n: &[u8]| !n.is_empty() && n.iter().all(u8::is_ascii_digit);
+    let positive = |n: &[u8]| number(n) && n.iter().any(|&b| b != b'0');
     !value.is_empty()
         && value.split(|&b| b == b':').all(|period| {
             if let Some(seconds) = period.strip_prefix(b"*") {
-                return number(seconds);
+                return positive(seconds);
             }
-            let mut parts = period.splitn(2, |&b| b == b'/' || b == b'+');
-            let first = parts.next().unwrap_or_default();
-            let second = parts.next();
-            number(first) && second.is_none_or(number)
+            if let Some((moves, seconds)) = split_once(period, b'/') {
+                return positive(moves) && positive(seconds);
+            }
+            match split_once(period, b'+') {
+                Some((base, increment)) => number(base) && number(increment),
+                None => number(period),
+            }
         })
+}
+
+fn split_once(bytes: &[u8], at: u8) -> Option<(&[u8], &[u8])> {
+    let i = memchr::memchr(at, bytes)?;
+    Some((&bytes[..i], &bytes[i + 1..]))
 }
 
 /// Whether a date is `YYYY.MM.DD` (`??` for unknown parts), possible, and
@@ -340,7 +378,7 @@ fn date(value: &[u8], today: u32) -> Result<(), String> {
             || (y == ty && month == Some(tm) && day.is_some_and(|d| d > td));
         if later {
             // The run's day is not named: a report must not change with it.
-            return Err("is after the day of this run".to_owned());
+            return Err("is after the day of this run, wherever on Earth".to_owned());
         }
     }
     Ok(())
@@ -348,9 +386,22 @@ fn date(value: &[u8], today: u32) -> Result<(), String> {
 
 /// Today's date (UTC) as `YYYYMMDD`, from the system clock.
 pub fn today() -> u32 {
+    day_at(0)
+}
+
+/// Today's date where it is latest, at UTC+14 (Kiribati), as `YYYYMMDD`:
+/// a game dated with it may have been played already, whatever the time
+/// zone of its Site; a later date cannot have been.
+pub fn latest_day() -> u32 {
+    day_at(14 * 3600)
+}
+
+/// The date at `offset` seconds east of UTC, from the system clock.
+fn day_at(offset: u64) -> u32 {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+        .map_or(0, |d| d.as_secs())
+        .saturating_add(offset);
     let days = i64::try_from(secs / 86_400).unwrap_or(0);
     // Howard Hinnant's days-to-civil, for the proleptic Gregorian calendar.
     let z = days + 719_468;
@@ -404,6 +455,8 @@ mod tests {
     fn ratings_and_time_controls() {
         for (value, ok) in [
             ("2750", true),
+            // An integer (PGN 9.1.2), leading zeros and all.
+            ("02750", true),
             ("0", true),
             ("?", true),
             ("", true),
@@ -423,6 +476,14 @@ mod tests {
             ("*180", true),
             ("180", true),
             ("40/7200:20/3600:900+30", true),
+            // No increment, no base time: how servers write them.
+            ("300+0", true),
+            ("0+1", true),
+            // Positive integers (9.6.1): no period of 0 moves or seconds.
+            ("40/0", false),
+            ("0/300", false),
+            ("*0", false),
+            ("*000", false),
             ("90 min", false),
             ("40/7200+30:1800+30", false),
             ("", false),
@@ -430,6 +491,34 @@ mod tests {
         ] {
             assert_eq!(is_time_control(value.as_bytes()), ok, "{value}");
         }
+    }
+
+    #[test]
+    fn consultation_games_and_the_initial_array() {
+        assert!(fields(b"2500:2600").all(is_rating));
+        assert!(fields(b"2500:-").all(is_rating));
+        assert!(!fields(b"2500:26x0").all(is_rating));
+        assert!(is_initial_array(
+            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ));
+        assert!(is_initial_array(
+            b" rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+        ));
+        assert!(!is_initial_array(
+            b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        ));
+        assert!(!is_initial_array(
+            b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1"
+        ));
+    }
+
+    #[test]
+    fn the_latest_day_is_today_or_tomorrow_at_utc() {
+        let (utc, latest) = (today(), latest_day());
+        assert!(latest >= utc, "{latest} {utc}");
+        // Tomorrow at UTC is today at UTC+14 for 14 hours of each day.
+        let tomorrow_utc = day_at(86_400);
+        assert!(latest <= tomorrow_utc, "{latest} {tomorrow_utc}");
     }
 
     #[test]

@@ -337,6 +337,7 @@ mod tests {
             ),
             ("[Event \"e\"]\n\n1. e4 1-0".to_owned(), Kind::MissingResult),
             (format!("{TAGS}\n1. e4 e5 2."), Kind::TruncatedGame),
+            (format!("{TAGS}\n1. e4 ( ) e5 1-0"), Kind::EmptyVariation),
             (format!("{TAGS}\n1. e4 0-1"), Kind::ResultMismatch),
             (
                 format!("{TAGS}\n1. f3 e5 2. g4 Qh4# 1-0"),

@@ -336,6 +336,14 @@ pub fn check_variations(
                 ));
                 continue;
             }
+            (Problem::Empty, _) => {
+                findings.push(Finding::new(
+                    Kind::EmptyVariation,
+                    issue.line,
+                    "A variation holds no move, where PGN 8.2.5 has one or more; its '(' and ')' may be left over from an edit.".to_owned(),
+                ));
+                continue;
+            }
             (Problem::TooDeep, _) => {
                 findings.push(Finding::new(
                     Kind::NonStandardMovetext,
@@ -374,6 +382,7 @@ pub fn check_variations(
             Problem::Ambiguous => Kind::AmbiguousMoveInVariation,
             Problem::Malformed => Kind::MalformedMoveInVariation,
             Problem::NoMoveBefore | Problem::TooDeep => Kind::NonStandardMovetext,
+            Problem::Empty => Kind::EmptyVariation,
         };
         findings.push(Finding::new(
             kind,

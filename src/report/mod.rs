@@ -165,7 +165,11 @@ impl GameResult {
             .sum::<usize>()
             + self.findings.capacity() * std::mem::size_of::<Finding>();
         let changes = self.fixed.as_ref().map_or(0, |fixed| {
-            fixed.changes.iter().map(|c| c.what.capacity()).sum::<usize>()
+            fixed
+                .changes
+                .iter()
+                .map(|c| c.what.capacity())
+                .sum::<usize>()
                 + fixed.changes.capacity() * std::mem::size_of::<crate::fix::Change>()
         });
         std::mem::size_of::<Self>() + columns + findings + changes

@@ -493,7 +493,7 @@ pub fn run(config: &Config) -> Status {
         search: config.search,
         skip_variations: config.skip_variations,
         header: checks::header::HeaderRules {
-            today: checks::header::today(),
+            today: checks::header::latest_day(),
             strict: config.strict_tags,
         },
         duplicates: !config.no_duplicates,
