@@ -5,7 +5,28 @@ use std::borrow::Cow;
 
 use shakmaty::san::San;
 
-use crate::read::{lexer::Lexed, tags::Tags};
+use crate::read::{
+    lexer::{Lexed, StopKind, is_token_end},
+    tags::Tags,
+};
+
+/// A name folded for matching: transliterated to ASCII, lower case,
+/// `ae`/`oe`/`ue` as the letters they stand for, its words sorted (so that
+/// "Müller, Jan" and "Jan Mueller" are one name, and "Harrwitz Daniel" and
+/// "Harrwitz, Daniel").
+pub fn fold_name(name: &str) -> String {
+    let ascii = deunicode::deunicode(name).to_ascii_lowercase();
+    let ascii = ascii
+        .replace("ae", "a")
+        .replace("oe", "o")
+        .replace("ue", "u");
+    let mut words: Vec<&str> = ascii
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.sort_unstable();
+    words.join(" ")
+}
 
 /// Decodes a tag value: UTF-8 when it is, else Windows-1252 (what non-UTF-8
 /// PGN files almost always are; PGN 4.1 names ISO 8859-1, its subset).
@@ -66,11 +87,13 @@ impl RawGame<'_> {
         excerpt(self.bytes.get(start..end).unwrap_or_default(), 60)
     }
 
-    /// A 128-bit fingerprint of the game for finding copies: the players
-    /// (White and Black as written, trimmed), the starting position (the
-    /// FEN tag, if any) and the mainline moves as read. `None` when there
-    /// is no move or neither player is named: nothing tells two such games
-    /// apart.
+    /// A 128-bit fingerprint of the game as recorded, for finding copies:
+    /// the players (White and Black, their names folded as `fold_name`
+    /// folds them), the starting position (the FEN tag, if any), the
+    /// mainline moves as read, and from the first token that is no move to
+    /// the end of the movetext, every token as written (comments,
+    /// variations, NAGs and move numbers aside). `None` when there is no
+    /// move or neither player is named: nothing tells two such games apart.
     pub fn fingerprint(&self) -> Option<u128> {
         let player = |name: &str| {
             self.tags
@@ -83,11 +106,19 @@ impl RawGame<'_> {
             return None;
         }
         let mut fp = Fingerprint::default();
-        fp.bytes(white.unwrap_or_default());
-        fp.bytes(black.unwrap_or_default());
+        for name in [white, black] {
+            fp.bytes(fold_name(&decode(name.unwrap_or_default()).0).as_bytes());
+        }
         fp.bytes(self.tags.get("FEN").unwrap_or_default().trim_ascii());
         for token in &self.lexed.sans {
             fp.word(san_code(token.san.san));
+        }
+        if let Some(stop) = self.lexed.stop.filter(|s| s.kind == StopKind::Malformed) {
+            fp.word(u64::MAX);
+            let end = self.lexed.marker.map_or(self.bytes.len(), |m| m.start);
+            for token in movetext_tokens(self.bytes.get(stop.start..end).unwrap_or_default()) {
+                fp.bytes(token);
+            }
         }
         Some(fp.finish())
     }
@@ -98,6 +129,57 @@ impl RawGame<'_> {
         let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
         excerpt(&rest[..end], 80)
     }
+}
+
+/// The tokens of movetext that are not comments, variations, NAGs, move
+/// numbers or markers, as pgn-reader ends tokens (`.`, `!` and `?` end one
+/// and are dropped).
+fn movetext_tokens(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while let Some(&b) = bytes.get(i) {
+            let rest = &bytes[i..];
+            match b {
+                b'{' => i += memchr::memchr(b'}', rest).map_or(rest.len(), |n| n + 1),
+                b';' => i += memchr::memchr(b'\n', rest).unwrap_or(rest.len()),
+                b'(' => {
+                    // To the `)` that closes it, over comments.
+                    let mut depth = 0usize;
+                    while let Some(&c) = bytes.get(i) {
+                        i += 1;
+                        match c {
+                            b'(' => depth += 1,
+                            b')' => depth -= 1,
+                            b'{' => {
+                                i += memchr::memchr(b'}', &bytes[i..])
+                                    .map_or(bytes.len() - i, |n| n + 1);
+                            }
+                            _ => {}
+                        }
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                }
+                _ if is_token_end(b) && b != b'$' => i += 1,
+                _ => {
+                    let len = rest[1..]
+                        .iter()
+                        .position(|&c| is_token_end(c))
+                        .map_or(rest.len(), |n| n + 1);
+                    let token = &rest[..len];
+                    i += len;
+                    let skipped = token[0] == b'$'
+                        || token.iter().all(u8::is_ascii_digit)
+                        || matches!(token, b"1-0" | b"0-1" | b"1/2-1/2");
+                    if !skipped {
+                        return Some(token);
+                    }
+                }
+            }
+        }
+        None
+    })
 }
 
 /// Two 64-bit multiply-rotate streams: fast enough to run over every move
@@ -177,6 +259,63 @@ mod tests {
         let (text, utf8) = decode(b"M\xfcller \x80");
         assert_eq!(text, "Müller €");
         assert!(!utf8);
+    }
+
+    fn fingerprint(pgn: &str) -> Option<u128> {
+        let mut tags = Tags::default();
+        let mut lexed = Lexed::default();
+        lexed.scan(pgn.as_bytes(), 1, &mut tags);
+        RawGame {
+            bytes: pgn.as_bytes(),
+            line: 1,
+            tags: &tags,
+            lexed: &lexed,
+            after_tag_break: false,
+        }
+        .fingerprint()
+    }
+
+    #[test]
+    fn a_fingerprint_covers_the_whole_record_and_folds_names() {
+        let game = |white: &str, moves: &str| {
+            fingerprint(&format!(
+                "[White \"{white}\"]\n[Black \"Staunton, Howard\"]\n\n{moves}"
+            ))
+        };
+        let base = game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *");
+        assert!(base.is_some());
+        // Names as they fold: punctuation, case, accents, word order.
+        for same in [
+            "Harrwitz Daniel",
+            "HARRWITZ, Daniel",
+            "Daniel Harrwitz",
+            "Hárrwitz, Daniel",
+        ] {
+            assert_eq!(game(same, "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"), base, "{same}");
+        }
+        // Comments, NAGs, variations and move numbers aside, also past
+        // the first token that is no move.
+        assert_eq!(
+            game(
+                "Harrwitz, Daniel",
+                "1. e4 {x} e5 $1 (1... c5) 2. Nf3 Sf6 {y} 3. Bc4! 1-0"
+            ),
+            base
+        );
+        // Every token counts, past the first that is no move too.
+        assert_ne!(
+            game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bb5 *"),
+            base
+        );
+        assert_ne!(
+            game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sc6 3. Bc4 *"),
+            base
+        );
+        assert_ne!(game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 *"), base);
+        assert_ne!(
+            game("Anderssen, Adolf", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"),
+            base
+        );
     }
 
     #[test]

@@ -256,9 +256,6 @@ struct GameRow<'a> {
     how_ended: &'a str,
 }
 
-/// The first copy of each game of the run, by fingerprint: 16 bytes of
-/// fingerprint and 16 of where (input, game number, result) a game, plus the
-/// hash table's own.
 /// A hasher for keys that are hashes already: it keeps their bits.
 #[derive(Debug, Default, Clone, Copy)]
 struct Prehashed(u64);
@@ -289,6 +286,9 @@ type ByHash<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefaul
 
 #[derive(Debug, Default)]
 struct Copies {
+    /// The first copy of each game of the run, by fingerprint: 16 bytes of
+    /// fingerprint and 16 of where it is and what it says (input,
+    /// `Labels`, game number), plus the hash table's own.
     first: ByHash<u128, (u32, u32, u64)>,
     /// Who played in which round of which event, and which boards were
     /// taken, by a hash of (event, round, player or board): the first
@@ -403,17 +403,25 @@ impl Copies {
             self.files.push(file.to_owned());
         }
         let here = u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX);
-        let result = result_code(&game.result);
-        let &(file_index, first_result, first_game) = match self.first.get(&fp) {
+        let labels = Labels::of(game);
+        let &(file_index, first_labels, first_game) = match self.first.get(&fp) {
             Some(first) => first,
             None => {
-                self.first.insert(fp, (here, result, number));
+                self.first.insert(fp, (here, labels.0, number));
                 let mut out = Vec::new();
                 self.rounds(here, number, game, &mut out);
                 return out;
             }
         };
+        let first_labels = Labels(first_labels);
         let where_ = self.place(file_index, here, first_game);
+        let differ = labels.differing(first_labels);
+        let tags = match differ.as_slice() {
+            [] => String::new(),
+            [one] => format!(" Its {one} differs there."),
+            [init @ .., last] => format!(" Its {} and {last} differ there.", init.join(", ")),
+        };
+        let (result, first_result) = (labels.result(), first_labels.result());
         let results = if first_result == result {
             String::new()
         } else {
@@ -427,9 +435,44 @@ impl Copies {
             Kind::DuplicateGame,
             game.line,
             format!(
-                "This game has the same players, start and moves as {where_}, which comes first.{results}"
+                "This game has the same players (their names folded: case, accents, punctuation, word order), start and movetext as {where_}, which comes first.{tags}{results}"
             ),
         )]
+    }
+}
+
+/// What tells a copy's record from the first: its Result tag as a code
+/// (low byte), and a byte of hash of each of Event, Date and Round, in 32
+/// bits of the copies table. Equal hashes may hide a difference (1 in
+/// 256), so only differences are stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Labels(u32);
+
+impl Labels {
+    const TAGS: [&str; 3] = ["Event", "Date", "Round"];
+
+    fn of(game: &GameResult) -> Labels {
+        let mut packed = result_code(&game.result);
+        for (i, value) in [&game.event, &game.date, &game.round]
+            .into_iter()
+            .enumerate()
+        {
+            let byte = (key(0, &[value.trim()]) & 0xFF) as u32;
+            packed |= byte << (8 * (i + 1));
+        }
+        Labels(packed)
+    }
+
+    fn result(self) -> u32 {
+        self.0 & 0xFF
+    }
+
+    /// The tags whose values surely differ.
+    fn differing(self, other: Labels) -> Vec<&'static str> {
+        (0..3)
+            .filter(|i| (self.0 >> (8 * (i + 1))) & 0xFF != (other.0 >> (8 * (i + 1))) & 0xFF)
+            .map(|i| Labels::TAGS[i])
+            .collect()
     }
 }
 

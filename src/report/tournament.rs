@@ -13,25 +13,9 @@ use shakmaty::{Color, KnownOutcome};
 use crate::{
     checks::result_str,
     finding::{Finding, Kind},
+    read::game::fold_name,
     trf::{Colour, Outcome, Player, Score, Tournament, Trouble},
 };
-
-/// A name folded for matching: transliterated to ASCII, lower case,
-/// `ae`/`oe`/`ue` as the letters they stand for, its words sorted (so that
-/// "Müller, Jan" and "Jan Mueller" are one name).
-pub fn fold_name(name: &str) -> String {
-    let ascii = deunicode::deunicode(name).to_ascii_lowercase();
-    let ascii = ascii
-        .replace("ae", "a")
-        .replace("oe", "o")
-        .replace("ue", "u");
-    let mut words: Vec<&str> = ascii
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .collect();
-    words.sort_unstable();
-    words.join(" ")
-}
 
 /// The TRF, indexed for matching, and the pairings matched so far.
 #[derive(Debug)]
