@@ -59,13 +59,13 @@ pub fn read_back(bytes: &[u8]) -> Result<Vec<csv::StringRecord>, String> {
 }
 
 /// The findings report's columns, in order.
-pub const FINDINGS_HEADER: [&str; 16] = [
+pub const FINDINGS_HEADER: [&str; 17] = [
     "file", "game", "line", "white", "black", "date", "round", "result", "ply", "move", "san",
-    "severity", "code", "rule", "message", "fen",
+    "severity", "code", "rule", "message", "fen", "game_id",
 ];
 
 /// The games report's columns, in order.
-pub const GAMES_HEADER: [&str; 18] = [
+pub const GAMES_HEADER: [&str; 19] = [
     "file",
     "game",
     "line",
@@ -84,6 +84,7 @@ pub const GAMES_HEADER: [&str; 18] = [
     "warnings",
     "infos",
     "how_ended",
+    "game_id",
 ];
 
 /// One game, checked: what the reports say about it.
@@ -114,7 +115,8 @@ pub struct GameResult {
     pub verdict: Verdict,
     /// Findings in the order of the record.
     pub findings: Vec<Finding>,
-    /// Its fingerprint, when copies are looked for and it can have one.
+    /// Its fingerprint (the `game_id` column; copies, when they are looked
+    /// for), when it can have one.
     pub fingerprint: Option<u128>,
     /// The game as `--fix` writes it, when it does.
     pub fixed: Option<crate::fix::Fixed>,
@@ -232,6 +234,7 @@ struct FindingRow<'a> {
     rule: &'a str,
     message: &'a str,
     fen: &'a str,
+    game_id: &'a str,
 }
 
 #[derive(Serialize)]
@@ -254,6 +257,7 @@ struct GameRow<'a> {
     warnings: usize,
     infos: usize,
     how_ended: &'a str,
+    game_id: &'a str,
 }
 
 /// A hasher for keys that are hashes already: it keeps their bits.
@@ -476,6 +480,14 @@ impl Labels {
     }
 }
 
+/// The `game_id` column: the first 64 bits of the game's fingerprint
+/// (`RawGame::fingerprint`) in 16 hex digits, the same wherever the game
+/// stands in whatever file; empty for a game with no move or no named
+/// player, which has none.
+pub fn game_id(fingerprint: Option<u128>) -> String {
+    fingerprint.map_or_else(String::new, |fp| format!("{:016x}", (fp >> 64) as u64))
+}
+
 /// A Result tag as a code: 1 + its place among the values PGN allows, 0
 /// for none or another value.
 fn result_code(result: &str) -> u32 {
@@ -609,6 +621,7 @@ impl Report {
             text(&game.round),
             text(&game.result),
         );
+        let id = game_id(game.fingerprint);
         let mut counts = [0usize; 3];
         let mut shown = Vec::new();
         for f in game.findings.iter().chain(&across) {
@@ -657,6 +670,7 @@ impl Report {
                 rule: f.rule.cite(self.edition),
                 message: &text(&f.message),
                 fen: &text(&f.fen),
+                game_id: &id,
             })?;
         }
         self.summary.count_game(game.verdict.plies);
@@ -696,6 +710,7 @@ impl Report {
                 warnings: counts[Severity::Warning as usize],
                 infos: counts[Severity::Info as usize],
                 how_ended: game.verdict.how_ended.as_str(),
+                game_id: &id,
             })?;
         }
         Ok(())
@@ -748,6 +763,7 @@ impl Report {
                 rule: f.rule.cite(self.edition),
                 message: &cell(&f.message, self.raw),
                 fen: "",
+                game_id: "",
             })?;
         }
         Ok(())

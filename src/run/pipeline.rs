@@ -353,8 +353,8 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
 }
 
 /// Checks one game. The tag columns are filled in when `all_rows`, when
-/// there are findings (the findings report needs them), or when it has a
-/// fingerprint (the writer may find it a copy).
+/// there are findings (the findings report needs them), or when copies
+/// are looked for and it has a fingerprint (the writer may find it one).
 pub fn check_game(
     game: &RawGame<'_>,
     judging: Judging,
@@ -366,11 +366,11 @@ pub fn check_game(
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
     let mut result = GameResult::new(game.line, verdict, findings);
-    if judging.duplicates {
-        result.fingerprint = game.fingerprint();
-    }
+    // The game_id column, and copies when they are looked for.
+    result.fingerprint = game.fingerprint();
     // A game that may turn out to be a copy needs its tags for that row.
-    if all_rows || !result.findings.is_empty() || result.fingerprint.is_some() {
+    let may_be_a_copy = judging.duplicates && result.fingerprint.is_some();
+    if all_rows || !result.findings.is_empty() || may_be_a_copy {
         result.fill_tags(game);
     }
     result
