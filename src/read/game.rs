@@ -28,6 +28,67 @@ pub fn fold_name(name: &str) -> String {
     words.join(" ")
 }
 
+/// `fold_name` of an ASCII name of at most `FOLD_MAX` bytes and 16 words,
+/// written into `out` without allocating (it runs for every game); `None`
+/// for any other name.
+fn fold_ascii(name: &[u8], out: &mut [u8; FOLD_MAX]) -> Option<usize> {
+    if name.len() > FOLD_MAX || !name.is_ascii() {
+        return None;
+    }
+    let mut buf = [0u8; FOLD_MAX];
+    let mut len = name.len();
+    for (b, &c) in buf.iter_mut().zip(name) {
+        *b = c.to_ascii_lowercase();
+    }
+    // `replace("ae", "a")`, then "oe", then "ue": each pass left to right.
+    for first in [b'a', b'o', b'u'] {
+        let (mut read, mut write) = (0, 0);
+        while read < len {
+            buf[write] = buf[read];
+            write += 1;
+            read += if buf[read] == first && buf.get(read + 1) == Some(&b'e') && read + 1 < len {
+                2
+            } else {
+                1
+            };
+        }
+        len = write;
+    }
+    let mut words = [(0u8, 0u8); 16];
+    let mut count = 0;
+    let mut i = 0;
+    while i < len {
+        if !buf[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < len && buf[i].is_ascii_alphanumeric() {
+            i += 1;
+        }
+        *words.get_mut(count)? = (start as u8, i as u8);
+        count += 1;
+    }
+    let words = &mut words[..count];
+    words.sort_unstable_by(|a, b| {
+        buf[a.0 as usize..a.1 as usize].cmp(&buf[b.0 as usize..b.1 as usize])
+    });
+    let mut n = 0;
+    for (k, &(a, b)) in words.iter().enumerate() {
+        if k > 0 {
+            out[n] = b' ';
+            n += 1;
+        }
+        let word = &buf[a as usize..b as usize];
+        out[n..n + word.len()].copy_from_slice(word);
+        n += word.len();
+    }
+    Some(n)
+}
+
+/// The longest name `fold_ascii` folds (`u8` offsets).
+const FOLD_MAX: usize = 255;
+
 /// Decodes a tag value: UTF-8 when it is, else Windows-1252 (what non-UTF-8
 /// PGN files almost always are; PGN 4.1 names ISO 8859-1, its subset).
 /// Returns the text and whether it was valid UTF-8.
@@ -107,7 +168,12 @@ impl RawGame<'_> {
         }
         let mut fp = Fingerprint::default();
         for name in [white, black] {
-            fp.bytes(fold_name(&decode(name.unwrap_or_default()).0).as_bytes());
+            let name = name.unwrap_or_default();
+            let mut folded = [0u8; FOLD_MAX];
+            match fold_ascii(name, &mut folded) {
+                Some(n) => fp.bytes(&folded[..n]),
+                None => fp.bytes(fold_name(&decode(name).0).as_bytes()),
+            }
         }
         fp.bytes(self.tags.get("FEN").unwrap_or_default().trim_ascii());
         for token in &self.lexed.sans {
@@ -316,6 +382,51 @@ mod tests {
             game("Anderssen, Adolf", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"),
             base
         );
+    }
+
+    #[test]
+    fn names_fold_alike_without_allocating() {
+        let mut names: Vec<String> = [
+            "Harrwitz, Daniel",
+            "  Mueller,Jan  ",
+            "aee oae uoe aoee ueue",
+            "Carlsen, M.",
+            "Stockfish 16.1 (NNUE)",
+            "",
+            "?",
+            "a b c d e f g h i j k l m n o p",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        // Every name of the fixtures.
+        for file in crate::testing::plain_pgn_files(&crate::testing::fixtures()) {
+            let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
+            for line in text.lines() {
+                for tag in ["[White \"", "[Black \""] {
+                    if let Some(rest) = line.strip_prefix(tag) {
+                        names.push(rest.trim_end_matches("\"]").to_owned());
+                    }
+                }
+            }
+        }
+        assert!(names.len() > 100);
+        for name in &names {
+            let mut out = [0u8; FOLD_MAX];
+            if let Some(n) = fold_ascii(name.as_bytes(), &mut out) {
+                assert_eq!(
+                    std::str::from_utf8(&out[..n]).unwrap(),
+                    fold_name(name),
+                    "{name}"
+                );
+            }
+        }
+        // More than 16 words, or not ASCII: left to `fold_name`.
+        let mut out = [0u8; FOLD_MAX];
+        assert_eq!(
+            fold_ascii(b"a b c d e f g h i j k l m n o p q", &mut out),
+            None
+        );
+        assert_eq!(fold_ascii("Réti".as_bytes(), &mut out), None);
     }
 
     #[test]
