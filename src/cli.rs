@@ -152,9 +152,11 @@ pub struct Cli {
     pub ignore: Option<String>,
 
     /// A findings report (CSV) of an earlier run: findings that match one of
-    /// its rows on file, game, code, ply and san are left out, one row for
-    /// one finding, so that only new findings are reported and fail the
-    /// run.
+    /// its rows on game_id, code, ply and san (on file and game number for
+    /// rows without a game_id) are left out, one row for one finding, so
+    /// that only new findings are reported and fail the run; moving games
+    /// within a file or renaming it makes no finding new. The rows that
+    /// matched nothing are counted in the summary.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
 

@@ -172,8 +172,12 @@ impl Selection {
         })
     }
 
-    /// Reads a findings report of an earlier run as the baseline. Memory:
-    /// 8 bytes of hash and a count per distinct row.
+    /// Reads a findings report of an earlier run as the baseline. A row
+    /// with a `game_id` is matched on (game_id, code, ply, san), wherever
+    /// its game now stands; a row without (an older report's, or a game
+    /// with no id) on (file, game, code, ply, san), the file's path
+    /// normalised (`./a/b.pgn` is `a/b.pgn`). Memory: 8 bytes of hash and a
+    /// count per distinct row.
     pub fn with_baseline(mut self, path: &Path) -> Result<Selection, SelectionError> {
         let name = path.display().to_string();
         let fail = |why: String| SelectionError::Baseline(name.clone(), why);
@@ -197,6 +201,7 @@ impl Selection {
             column("ply")?,
             column("san")?,
         ];
+        let id_column = headers.iter().position(|h| h == "game_id");
         let mut counts: HashMap<u64, u32> = HashMap::new();
         for record in reader.records() {
             let record = record.map_err(|e| fail(e.to_string()))?;
@@ -208,7 +213,12 @@ impl Selection {
                     field(1)
                 ))
             })?;
-            let key = key(field(0), game, field(2), field(3), field(4));
+            let id = id_column.and_then(|i| record.get(i)).unwrap_or_default();
+            let key = if id.is_empty() {
+                key(field(0), game, field(2), field(3), field(4))
+            } else {
+                id_key(id, field(2), field(3), field(4))
+            };
             *counts.entry(key).or_default() += 1;
         }
         self.baseline = Some(counts);
@@ -226,29 +236,64 @@ impl Selection {
     }
 
     /// Whether a finding is in the baseline (and takes its row, so that a
-    /// row matches one finding only). `file` and `san` are the report's
-    /// texts before they are made safe for spreadsheets.
-    pub fn in_baseline(
-        &mut self,
-        file: &str,
-        game: u64,
-        kind: Kind,
-        ply: Option<u32>,
-        san: &str,
-    ) -> bool {
+    /// row matches one finding only): by its game's id first, else by its
+    /// file and game number. `file` and `san` are the report's texts before
+    /// they are made safe for spreadsheets; `game_id` is the column's.
+    pub fn in_baseline(&mut self, at: &Place<'_>, kind: Kind, ply: Option<u32>, san: &str) -> bool {
         let Some(counts) = &mut self.baseline else {
             return false;
         };
         let ply = ply.map(|p| p.to_string()).unwrap_or_default();
-        let key = key(file, game, kind.code(), &ply, san);
-        match counts.get_mut(&key) {
-            Some(n) if *n > 0 => {
+        let by_id = (!at.game_id.is_empty()).then(|| id_key(at.game_id, kind.code(), &ply, san));
+        let by_place = key(at.file, at.game, kind.code(), &ply, san);
+        for key in by_id.into_iter().chain([by_place]) {
+            if let Some(n) = counts.get_mut(&key).filter(|n| **n > 0) {
                 *n -= 1;
-                true
+                return true;
             }
-            _ => false,
         }
+        false
     }
+
+    /// The baseline's rows that matched no finding of the run: findings
+    /// fixed since (or whose games changed), when the run read its inputs
+    /// whole.
+    pub fn baseline_unmatched(&self) -> Option<u64> {
+        let counts = self.baseline.as_ref()?;
+        Some(counts.values().map(|&n| u64::from(n)).sum())
+    }
+}
+
+/// Where a finding is, for the baseline.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    /// The input's path as the report writes it.
+    pub file: &'a str,
+    /// The game's number within it.
+    pub game: u64,
+    /// The `game_id` column ("" for none).
+    pub game_id: &'a str,
+}
+
+/// A path as the baseline compares it: `.` components dropped, `\` and `/`
+/// alike, so that `./archive/a.pgn` and `archive/a.pgn` are one file.
+fn normal_path(file: &str) -> String {
+    file.replace('\\', "/")
+        .split('/')
+        .filter(|part| *part != ".")
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The key a finding of a game with an id is matched on.
+fn id_key(game_id: &str, code: &str, ply: &str, san: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    "game_id".hash(&mut hasher);
+    game_id.hash(&mut hasher);
+    code.hash(&mut hasher);
+    ply.hash(&mut hasher);
+    cell(san, false).hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The key a finding is matched on. File and san are compared as a
@@ -256,7 +301,7 @@ impl Selection {
 /// `--raw-csv` matches alike.
 fn key(file: &str, game: u64, code: &str, ply: &str, san: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
-    cell(file, false).hash(&mut hasher);
+    normal_path(&cell(file, false)).hash(&mut hasher);
     game.hash(&mut hasher);
     code.hash(&mut hasher);
     ply.hash(&mut hasher);
@@ -310,11 +355,35 @@ mod tests {
             .unwrap()
             .with_baseline(&path)
             .unwrap();
+        let at = |file, game, game_id| Place {
+            file,
+            game,
+            game_id,
+        };
         // The raw san `=x` is written `'=x` in a safe report.
-        assert!(s.in_baseline("a.pgn", 1, Kind::IllegalMove, Some(3), "=x"));
-        assert!(!s.in_baseline("a.pgn", 1, Kind::IllegalMove, Some(3), "=x"));
-        assert!(!s.in_baseline("a.pgn", 3, Kind::MissingResult, None, ""));
-        assert!(s.in_baseline("a.pgn", 2, Kind::MissingResult, None, ""));
+        assert!(s.in_baseline(&at("a.pgn", 1, ""), Kind::IllegalMove, Some(3), "=x"));
+        assert!(!s.in_baseline(&at("a.pgn", 1, ""), Kind::IllegalMove, Some(3), "=x"));
+        assert!(!s.in_baseline(&at("a.pgn", 3, ""), Kind::MissingResult, None, ""));
+        // A path given another way is the same file.
+        assert!(s.in_baseline(&at("./a.pgn", 2, ""), Kind::MissingResult, None, ""));
+        assert_eq!(s.baseline_unmatched(), Some(0));
+        // A row with a game_id matches that game wherever it stands.
+        std::fs::write(
+            &path,
+            "file,game,line,ply,san,code,game_id\n\
+             a.pgn,1,5,,,missing-tag,00000000000000aa\n\
+             a.pgn,2,9,,,missing-tag,00000000000000bb\n",
+        )
+        .unwrap();
+        let mut s = Selection::new(None, None)
+            .unwrap()
+            .with_baseline(&path)
+            .unwrap();
+        let missing_tag =
+            |s: &mut Selection, place| s.in_baseline(&place, Kind::MissingTag, None, "");
+        assert!(missing_tag(&mut s, at("b.pgn", 7, "00000000000000bb")));
+        assert!(!missing_tag(&mut s, at("a.pgn", 1, "00000000000000cc")));
+        assert_eq!(s.baseline_unmatched(), Some(1));
         std::fs::write(&path, "file,game\n").unwrap();
         let err = Selection::new(None, None)
             .unwrap()

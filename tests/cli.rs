@@ -1341,3 +1341,99 @@ fn a_report_is_never_written_over_the_tournament_report_file() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(fs::read(&trf).unwrap(), text);
 }
+
+/// A baseline matches findings by their game's id: inserting, removing and
+/// reordering games, and renaming or re-pathing the file, make no old
+/// finding new; the inserted game's own are new even where a neighbour
+/// has the same code; the rows of the removed game are counted unmatched.
+#[test]
+fn a_baseline_survives_edits_of_the_archive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fs::read_to_string(fixtures().join("sample.pgn")).unwrap();
+    let games: Vec<String> = sample
+        .split("\n[Event ")
+        .enumerate()
+        .map(|(i, g)| {
+            let g = if i == 0 {
+                g.to_owned()
+            } else {
+                format!("[Event {g}")
+            };
+            format!("{}\n\n", g.trim_end())
+        })
+        .collect();
+    // As many games as the games report of the sample has rows.
+    let n = games.len();
+    assert_eq!(
+        n + 1,
+        fs::read_to_string(fixtures().join("sample.games.csv"))
+            .unwrap()
+            .lines()
+            .count()
+    );
+    fs::create_dir(tmp.path().join("archive")).unwrap();
+    fs::write(tmp.path().join("archive/a.pgn"), games.concat()).unwrap();
+    let out = run_in(
+        tmp.path(),
+        &[
+            "-q",
+            "--findings",
+            "base.csv",
+            "--fail-on",
+            "never",
+            "archive/a.pgn",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let base = strict_rows(&fs::read_to_string(tmp.path().join("base.csv")).unwrap());
+    // The removed game (the last, with an illegal move) had rows.
+    let removed = base.iter().filter(|r| r[1] == n.to_string()).count();
+    assert!(removed > 0);
+    // A game with the codes its neighbours have (missing-tag,
+    // invalid-date), inserted first; the others reversed; the last one
+    // removed; the file renamed and named through `./`.
+    let inserted = "[Event \"Inserted\"]\n[Date \"2024.13.01\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"*\"]\n\n1. e4 *\n\n";
+    let mut edited = vec![inserted.to_owned()];
+    edited.extend(games[..n - 1].iter().rev().cloned());
+    fs::write(tmp.path().join("archive/b.pgn"), edited.concat()).unwrap();
+    let out = run_in(
+        tmp.path(),
+        &[
+            "-q",
+            "--findings",
+            "new.csv",
+            "--summary",
+            "s.json",
+            "--baseline",
+            "base.csv",
+            "./archive/b.pgn",
+        ],
+    );
+    let new = strict_rows(&fs::read_to_string(tmp.path().join("new.csv")).unwrap());
+    assert!(!new.is_empty());
+    for row in &new {
+        assert_eq!(
+            &row[1], "1",
+            "only the inserted game's findings are new: {row:?}"
+        );
+    }
+    let codes: Vec<&str> = new.iter().map(|r| &r[12]).collect();
+    assert!(
+        codes.contains(&"missing-tag") && codes.contains(&"invalid-date"),
+        "{codes:?}"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "warnings only: {}",
+        text(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("s.json")).unwrap()).unwrap();
+    assert_eq!(json["total"]["baseline_unmatched"], removed);
+    assert_eq!(
+        json["total"]["left_out_by_baseline"],
+        base.len() - removed,
+        "every other old finding matched"
+    );
+}

@@ -630,10 +630,12 @@ impl Report {
             }
             let raw_ply = f.mv.as_ref().map(|m| m.ply);
             let raw_san = f.mv.as_ref().map_or("", |m| m.san.as_str());
-            if self
-                .selection
-                .in_baseline(file_name, number, f.kind, raw_ply, raw_san)
-            {
+            let at = crate::selection::Place {
+                file: file_name,
+                game: number,
+                game_id: &id,
+            };
+            if self.selection.in_baseline(&at, f.kind, raw_ply, raw_san) {
                 self.summary.in_baseline += 1;
                 continue;
             }
@@ -737,9 +739,16 @@ impl Report {
         let file = cell(tournament.name(), self.raw).into_owned();
         for f in &findings {
             if !self.selection.keeps(f.kind)
-                || self
-                    .selection
-                    .in_baseline(tournament.name(), 0, f.kind, None, "")
+                || self.selection.in_baseline(
+                    &crate::selection::Place {
+                        file: tournament.name(),
+                        game: 0,
+                        game_id: "",
+                    },
+                    f.kind,
+                    None,
+                    "",
+                )
             {
                 continue;
             }
@@ -769,8 +778,9 @@ impl Report {
         Ok(())
     }
 
-    /// Flushes both reports.
+    /// Flushes both reports, and counts the baseline's rows left unmatched.
     pub fn finish(&mut self) -> std::io::Result<()> {
+        self.summary.baseline_unmatched = self.selection.baseline_unmatched();
         self.findings.flush()?;
         if let Some(games) = &mut self.games {
             games.flush()?;

@@ -46,6 +46,9 @@ pub struct Summary {
     pub problems: u64,
     /// Findings left out because the baseline has them.
     pub in_baseline: u64,
+    /// Rows of the baseline that matched no finding (fixed since), once
+    /// the run is over; `None` without a baseline.
+    pub baseline_unmatched: Option<u64>,
     /// Counts per input, in input order; the one being written is last.
     pub inputs: Vec<InputCounts>,
     /// What `--fix` changed; `None` without it.
@@ -150,6 +153,7 @@ impl Summary {
                 "by_code": by_code,
                 "duplicates": by_code.get(Kind::DuplicateGame.code()).copied().unwrap_or(0),
                 "left_out_by_baseline": self.in_baseline,
+                "baseline_unmatched": self.baseline_unmatched,
                 "input_problems": self.problems,
                 "fixed": self.fixed,
             },
@@ -238,6 +242,11 @@ impl Summary {
             out.push_str(&format!(
                 "  {} finding(s) left out: the baseline has them\n",
                 self.in_baseline
+            ));
+        }
+        if let Some(n) = self.baseline_unmatched.filter(|&n| n > 0) {
+            out.push_str(&format!(
+                "  {n} baseline row(s) matched no finding: fixed since, or their games changed\n"
             ));
         }
         if self.problems > 0 {
