@@ -28,66 +28,74 @@ pub fn fold_name(name: &str) -> String {
     words.join(" ")
 }
 
-/// `fold_name` of an ASCII name of at most `FOLD_MAX` bytes and 16 words,
-/// written into `out` without allocating (it runs for every game); `None`
-/// for any other name.
-fn fold_ascii(name: &[u8], out: &mut [u8; FOLD_MAX]) -> Option<usize> {
-    if name.len() > FOLD_MAX || !name.is_ascii() {
-        return None;
-    }
-    let mut buf = [0u8; FOLD_MAX];
-    let mut len = name.len();
-    for (b, &c) in buf.iter_mut().zip(name) {
-        *b = c.to_ascii_lowercase();
-    }
-    // `replace("ae", "a")`, then "oe", then "ue": each pass left to right.
-    for first in [b'a', b'o', b'u'] {
-        let (mut read, mut write) = (0, 0);
-        while read < len {
-            buf[write] = buf[read];
-            write += 1;
-            read += if buf[read] == first && buf.get(read + 1) == Some(&b'e') && read + 1 < len {
-                2
-            } else {
-                1
-            };
+/// A name as `fold_name` folds it, hashed for the fingerprint: its words
+/// as a multiset (the sum of their hashes, and their count), as
+/// `fold_name` sorts them. An ASCII name is folded on the fly, without
+/// allocating (it runs for every game); others go through `fold_name`.
+fn folded_name_hash(name: &[u8]) -> (u64, u64) {
+    let mut words = (0u64, 0u64);
+    let mut add = |word: WordHash| {
+        words.0 = words.0.wrapping_add(word.finish());
+        words.1 += 1;
+    };
+    if !name.is_ascii() {
+        for word in fold_name(&decode(name).0)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+        {
+            let mut hash = WordHash::default();
+            word.bytes().for_each(|b| hash.push(b));
+            add(hash);
         }
-        len = write;
+        return words;
     }
-    let mut words = [(0u8, 0u8); 16];
-    let mut count = 0;
-    let mut i = 0;
-    while i < len {
-        if !buf[i].is_ascii_alphanumeric() {
-            i += 1;
+    // Lower case, and `replace("ae", "a")`, then "oe", then "ue", in one
+    // pass: no pass can make or break a pair another one matches.
+    let mut word: Option<WordHash> = None;
+    let mut skip = false;
+    for (i, &c) in name.iter().enumerate() {
+        if std::mem::take(&mut skip) {
             continue;
         }
-        let start = i;
-        while i < len && buf[i].is_ascii_alphanumeric() {
-            i += 1;
+        let c = c.to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() {
+            word.get_or_insert_with(WordHash::default).push(c);
+            skip = matches!(c, b'a' | b'o' | b'u')
+                && name
+                    .get(i + 1)
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&b'e'));
+        } else if let Some(done) = word.take() {
+            add(done);
         }
-        *words.get_mut(count)? = (start as u8, i as u8);
-        count += 1;
     }
-    let words = &mut words[..count];
-    words.sort_unstable_by(|a, b| {
-        buf[a.0 as usize..a.1 as usize].cmp(&buf[b.0 as usize..b.1 as usize])
-    });
-    let mut n = 0;
-    for (k, &(a, b)) in words.iter().enumerate() {
-        if k > 0 {
-            out[n] = b' ';
-            n += 1;
-        }
-        let word = &buf[a as usize..b as usize];
-        out[n..n + word.len()].copy_from_slice(word);
-        n += word.len();
+    if let Some(done) = word {
+        add(done);
     }
-    Some(n)
+    words
 }
 
-/// The longest name `fold_ascii` folds (`u8` offsets).
-const FOLD_MAX: usize = 255;
+/// One word's hash, byte by byte.
+#[derive(Debug)]
+struct WordHash(u64);
+
+impl Default for WordHash {
+    fn default() -> Self {
+        WordHash(0xCBF2_9CE4_8422_2325)
+    }
+}
+
+impl WordHash {
+    fn push(&mut self, b: u8) {
+        self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+        x ^ (x >> 33)
+    }
+}
 
 /// Decodes a tag value: UTF-8 when it is, else Windows-1252 (what non-UTF-8
 /// PGN files almost always are; PGN 4.1 names ISO 8859-1, its subset).
@@ -168,12 +176,9 @@ impl RawGame<'_> {
         }
         let mut fp = Fingerprint::default();
         for name in [white, black] {
-            let name = name.unwrap_or_default();
-            let mut folded = [0u8; FOLD_MAX];
-            match fold_ascii(name, &mut folded) {
-                Some(n) => fp.bytes(&folded[..n]),
-                None => fp.bytes(fold_name(&decode(name).0).as_bytes()),
-            }
+            let (sum, count) = folded_name_hash(name.unwrap_or_default());
+            fp.word(count);
+            fp.word(sum);
         }
         fp.bytes(self.tags.get("FEN").unwrap_or_default().trim_ascii());
         for token in &self.lexed.sans {
@@ -410,23 +415,35 @@ mod tests {
             }
         }
         assert!(names.len() > 100);
+        // The words `fold_name` gives, as a multiset.
+        let by_words = |folded: &str| {
+            let mut words: Vec<u64> = folded
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let mut hash = WordHash::default();
+                    w.bytes().for_each(|b| hash.push(b));
+                    hash.finish()
+                })
+                .collect();
+            words.sort_unstable();
+            words
+        };
         for name in &names {
-            let mut out = [0u8; FOLD_MAX];
-            if let Some(n) = fold_ascii(name.as_bytes(), &mut out) {
-                assert_eq!(
-                    std::str::from_utf8(&out[..n]).unwrap(),
-                    fold_name(name),
-                    "{name}"
-                );
-            }
+            let folded = fold_name(name);
+            let (sum, count) = folded_name_hash(name.as_bytes());
+            let words = by_words(&folded);
+            assert_eq!(count, words.len() as u64, "{name}");
+            assert_eq!(
+                sum,
+                words.iter().fold(0u64, |a, &w| a.wrapping_add(w)),
+                "{name}"
+            );
         }
-        // More than 16 words, or not ASCII: left to `fold_name`.
-        let mut out = [0u8; FOLD_MAX];
         assert_eq!(
-            fold_ascii(b"a b c d e f g h i j k l m n o p q", &mut out),
-            None
+            folded_name_hash("Réti, Richard".as_bytes()),
+            folded_name_hash(b"Richard Reti")
         );
-        assert_eq!(fold_ascii("Réti".as_bytes(), &mut out), None);
     }
 
     #[test]
