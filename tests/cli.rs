@@ -1437,3 +1437,41 @@ fn a_baseline_survives_edits_of_the_archive() {
         "every other old finding matched"
     );
 }
+
+/// What is no TRF is refused before anything is read: exit 2, a message
+/// naming the file and saying why, and no report written.
+#[test]
+fn a_trf_that_is_no_trf_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("empty.trf", b"", "empty"),
+        ("blank.trf", b"\n \n", "empty"),
+        ("binary.trf", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "NUL bytes"),
+        (
+            "notes.trf",
+            b"012 A tournament\nno players here\n",
+            "no player line",
+        ),
+    ];
+    for (name, bytes, why) in cases {
+        let trf = tmp.path().join(name);
+        fs::write(&trf, bytes).unwrap();
+        let findings = tmp.path().join(format!("{name}.csv"));
+        let out = bin()
+            .current_dir(fixtures())
+            .args(["-q", "--findings"])
+            .arg(&findings)
+            .arg("--trf")
+            .arg(&trf)
+            .arg("sample.pgn")
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains(name) && stderr.contains(why),
+            "{name}: {stderr}"
+        );
+        assert!(!findings.exists(), "{name}: a report was written");
+    }
+}
