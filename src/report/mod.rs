@@ -688,6 +688,7 @@ impl Report {
                 round: &game.round,
                 date: &game.date,
                 result: &game.result,
+                game_id: &id,
                 changes: game.fixed.as_ref().map_or(&[], |f| &f.changes),
             };
             page.game(&facts, &shown, self.edition);

@@ -58,6 +58,7 @@ struct Card {
     round: String,
     date: String,
     result: String,
+    game_id: String,
     findings: Vec<Shown>,
     more: usize,
     changes: Vec<Change>,
@@ -92,6 +93,8 @@ pub struct GameFacts<'a> {
     pub date: &'a str,
     /// Result tag.
     pub result: &'a str,
+    /// The `game_id` column ("" for none).
+    pub game_id: &'a str,
     /// The changes `--fix` made.
     pub changes: &'a [Change],
 }
@@ -263,6 +266,7 @@ impl Page {
             round: capped(facts.round).into_owned(),
             date: capped(facts.date).into_owned(),
             result: capped(facts.result).into_owned(),
+            game_id: facts.game_id.to_owned(),
             findings: shown,
             more: findings.len().saturating_sub(MAX_FINDINGS),
             changes: facts.changes.to_vec(),
@@ -436,7 +440,7 @@ fn card_html(out: &mut String, card: &Card) {
         .map_or("change", Severity::as_str);
     let _ = writeln!(
         out,
-        "<article class=\"game sev-{worst}\">\n<h3>{} – {} <span class=\"result\">{}</span></h3>\n<p class=\"where\"><code>{}</code>, game {}, line {} · {} · round {} · {}</p>",
+        "<article class=\"game sev-{worst}\">\n<h3>{} – {} <span class=\"result\">{}</span></h3>\n<p class=\"where\"><code>{}</code>, game {}, line {} · {} · round {} · {}{}</p>",
         esc(&card.white),
         esc(&card.black),
         esc(&card.result),
@@ -445,7 +449,12 @@ fn card_html(out: &mut String, card: &Card) {
         card.line,
         esc(&card.event),
         esc(&card.round),
-        esc(&card.date)
+        esc(&card.date),
+        if card.game_id.is_empty() {
+            String::new()
+        } else {
+            format!(" · id <code>{}</code>", esc(&card.game_id))
+        }
     );
     if !card.findings.is_empty() {
         out.push_str("<table class=\"findings\">\n<thead><tr><th>Severity</th><th>Code</th><th>Rule</th><th>Line</th><th>Move</th><th>What was found</th></tr></thead>\n<tbody>\n");
