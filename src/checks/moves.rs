@@ -289,6 +289,30 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
     }
 }
 
+/// The finding on a variation as a whole (not on one of its moves): one
+/// that replaces no move, holds none, or is nested too deep to check.
+fn whole_variation(problem: Problem) -> Option<(Kind, String)> {
+    let (kind, message) = match problem {
+        Problem::NoMoveBefore => (
+            Kind::NonStandardMovetext,
+            "A variation stands where no move precedes it, so it replaces no move (PGN 8.2.5); its moves are not checked.".to_owned(),
+        ),
+        Problem::Empty => (
+            Kind::EmptyVariation,
+            "A variation holds no move, where PGN 8.2.5 has one or more; its '(' and ')' may be left over from an edit.".to_owned(),
+        ),
+        Problem::TooDeep => (
+            Kind::NonStandardMovetext,
+            format!(
+                "Variations are nested more than {} deep here; the deeper ones are not checked.",
+                variations::MAX_DEPTH
+            ),
+        ),
+        Problem::Illegal | Problem::Ambiguous | Problem::Malformed => return None,
+    };
+    Some((kind, message))
+}
+
 /// Findings in the variations: the first move of each line that cannot be
 /// played or read, and variations that are not checked (PGN 8.2.5). Analysis
 /// is not the game, so these are warnings of their own codes.
@@ -298,6 +322,10 @@ pub fn check_variations(
     findings: &mut Vec<Finding>,
 ) {
     for issue in issues.listed() {
+        if let Some((kind, message)) = whole_variation(issue.problem) {
+            findings.push(Finding::new(kind, issue.line, message));
+            continue;
+        }
         let text = game.text(issue.start, issue.end);
         let (kind, why) = match (issue.problem, &issue.before) {
             (Problem::Illegal, Some(pos)) => (
@@ -328,34 +356,9 @@ pub fn check_variations(
                 Kind::MalformedMoveInVariation,
                 format!("'{text}' is not a move, move number, comment, NAG or result"),
             ),
-            (Problem::NoMoveBefore, _) => {
-                findings.push(Finding::new(
-                    Kind::NonStandardMovetext,
-                    issue.line,
-                    "A variation stands where no move precedes it, so it replaces no move (PGN 8.2.5); its moves are not checked.".to_owned(),
-                ));
-                continue;
-            }
-            (Problem::Empty, _) => {
-                findings.push(Finding::new(
-                    Kind::EmptyVariation,
-                    issue.line,
-                    "A variation holds no move, where PGN 8.2.5 has one or more; its '(' and ')' may be left over from an edit.".to_owned(),
-                ));
-                continue;
-            }
-            (Problem::TooDeep, _) => {
-                findings.push(Finding::new(
-                    Kind::NonStandardMovetext,
-                    issue.line,
-                    format!(
-                        "Variations are nested more than {} deep here; the deeper ones are not checked.",
-                        variations::MAX_DEPTH
-                    ),
-                ));
-                continue;
-            }
-            (Problem::Illegal | Problem::Ambiguous, None) => continue,
+            // Said of the variation as a whole, above.
+            (Problem::NoMoveBefore | Problem::Empty | Problem::TooDeep, _)
+            | (Problem::Illegal | Problem::Ambiguous, None) => continue,
         };
         let depth = match issue.depth {
             1 => "a variation".to_owned(),
@@ -381,8 +384,7 @@ pub fn check_variations(
             Problem::Illegal => Kind::IllegalMoveInVariation,
             Problem::Ambiguous => Kind::AmbiguousMoveInVariation,
             Problem::Malformed => Kind::MalformedMoveInVariation,
-            Problem::NoMoveBefore | Problem::TooDeep => Kind::NonStandardMovetext,
-            Problem::Empty => Kind::EmptyVariation,
+            other => whole_variation(other).map_or(Kind::NonStandardMovetext, |(kind, _)| kind),
         };
         findings.push(Finding::new(
             kind,

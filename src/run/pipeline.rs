@@ -366,8 +366,11 @@ pub fn check_game(
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
     let mut result = GameResult::new(game.line, verdict, findings);
-    // The game_id column, and copies when they are looked for.
-    result.fingerprint = game.fingerprint();
+    // The game_id of its rows, and copies when they are looked for: not
+    // computed for a game that has no row to write.
+    if judging.duplicates || all_rows || !result.findings.is_empty() {
+        result.fingerprint = game.fingerprint();
+    }
     // A game that may turn out to be a copy needs its tags for that row.
     let may_be_a_copy = judging.duplicates && result.fingerprint.is_some();
     if all_rows || !result.findings.is_empty() || may_be_a_copy {
