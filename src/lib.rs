@@ -62,8 +62,10 @@
 //!   `unexplained-win-unwinnable`, `bare-king-forfeit-win`
 //! - `src/run/pipeline.rs`: `game-too-large` (a game too large to read is
 //!   never judged)
-//! - `src/report/mod.rs`: `duplicate-game`, `player-twice-in-round`,
-//!   `duplicate-board` (the writer sees every game of the run, in order)
+//! - `src/checks/rounds.rs`: `player-twice-in-round`, `duplicate-board`
+//!   (run-wide: the writer gives it every game of the run, in order)
+//! - `src/report/mod.rs`: `duplicate-game` (the writer sees every game of
+//!   the run, in order)
 //! - `src/report/tournament.rs`: `trf-invalid`, `trf-inconsistent`,
 //!   `trf-game-missing`, `game-not-in-trf`, `trf-result-mismatch`,
 //!   `trf-colour-mismatch`, `trf-player-mismatch` (with --trf: the games

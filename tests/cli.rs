@@ -415,6 +415,58 @@ fn whole_corpora_one_row_per_game_and_same_output_for_any_thread_count() {
     }
 }
 
+/// The round checks on the real files that shaped their rule (README, "How
+/// rounds are read"): counts of each code by event.
+#[test]
+#[ignore = "reads ../shared/corpora; .ci/run runs it"]
+fn round_shapes_in_real_files() {
+    let corpora = corpora();
+    let counts = |file: &str| -> BTreeMap<(String, String), usize> {
+        let out = bin()
+            .args(["-q", "--fail-on", "never", "--games", "/dev/null"])
+            .args(["--select", "player-twice-in-round,duplicate-board"])
+            .arg(corpora.join(file))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let mut counts = BTreeMap::new();
+        let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+        for row in reader.records() {
+            let row = row.unwrap();
+            let event = row[14].split('\'').nth(1).unwrap().to_owned();
+            *counts.entry((row[12].to_owned(), event)).or_default() += 1;
+        }
+        counts
+    };
+    let of = |counts: &BTreeMap<(String, String), usize>, code: &str, event: &str| {
+        counts
+            .get(&(code.to_owned(), event.to_owned()))
+            .copied()
+            .unwrap_or(0)
+    };
+    // A knockout writes game numbers as sub-rounds: no finding.
+    let twic = counts("master/twic944.pgn");
+    for event in ["Russia Cup Final 2012", "Russia Cup Final Women 2012"] {
+        assert_eq!(of(&twic, "duplicate-board", event), 0, "{twic:?}");
+        assert_eq!(of(&twic, "player-twice-in-round", event), 0, "{twic:?}");
+    }
+    // Round 5 of this event was entered twice, on two days.
+    let event = "15th Mukachevo Rating 2012";
+    assert_eq!(of(&twic, "player-twice-in-round", event), 13, "{twic:?}");
+    assert_eq!(of(&twic, "duplicate-board", event), 8, "{twic:?}");
+    // An exhibition in which Carlsen plays White against everyone.
+    let carlsen = counts("master/Carlsen.pgn");
+    let event = "Carlsen vs chess.com";
+    assert_eq!(of(&carlsen, "player-twice-in-round", event), 0, "{carlsen:?}");
+    // Two halls, each numbering its boards from 1.
+    let fwwrc = counts("online/lichess-broadcast-FWWRC-2024-full.pgn");
+    let event = "FIDE Women’s World Rapid Championships 2024";
+    assert_eq!(of(&fwwrc, "duplicate-board", event), 297, "{fwwrc:?}");
+    assert_eq!(of(&fwwrc, "player-twice-in-round", event), 0, "{fwwrc:?}");
+    // A match: one pair, games 1.1 to 1.22.
+    assert!(counts("engine/TCEC_Cup_16_Final.pgn").is_empty());
+}
+
 /// Runs a command, reads the first bytes of its standard output, then closes
 /// the pipe, as `| head` does.
 fn close_stdout_early(mut command: Command) -> Output {

@@ -1,12 +1,14 @@
 //! Judges one game: each submodule is one rule area and adds its findings.
 //! `audit` runs them in the order a game's life goes: tags, the starting
 //! position, the movetext, the replay, the draw rules, the result.
+//! `rounds` is run-wide: it reads every game's place in its round.
 
 pub mod draws;
 pub mod ending;
 pub mod header;
 mod moves;
 mod result;
+pub mod rounds;
 mod setup;
 mod tags;
 pub mod verdict;

@@ -9,7 +9,10 @@ use serde::Serialize;
 use crate::{
     board::rules::Edition,
     checks::RESULTS,
-    checks::{Verdict, result_str},
+    checks::{
+        Verdict, result_str,
+        rounds::{self, Rounds},
+    },
     finding::{Finding, Kind, Severity},
     read::game::{RawGame, decode},
     selection::Selection,
@@ -294,112 +297,23 @@ struct Copies {
     /// fingerprint and 16 of where it is and what it says (input,
     /// `Labels`, game number), plus the hash table's own.
     first: ByHash<u128, (u32, u32, u64)>,
-    /// Who played in which round of which event, and which boards were
-    /// taken, by a hash of (event, round, player or board): the first
-    /// game, and (for a player) a hash of the opponent.
-    rounds: ByHash<u64, (u32, u64, u64)>,
+    /// Who played in which round, and which boards were taken.
+    rounds: Rounds,
     /// Input names, by the index `first` keeps.
     files: Vec<String>,
 }
 
-/// A hash of some strings after `seed`, letters folded to lower case, for
-/// the round table's keys: 64 bits, without allocating (it runs for every
-/// game).
-fn key(seed: u64, parts: &[&str]) -> u64 {
-    let mut h = seed ^ 0xCBF2_9CE4_8422_2325;
-    for part in parts {
-        for b in part.bytes().chain([0xFF]) {
-            h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01B3);
-        }
+/// Where a game was: "game 3 of this file", "game 3 of a.pgn".
+fn place(files: &[String], file_index: u32, here: u32, number: u64) -> String {
+    if file_index == here {
+        format!("game {number} of this file")
+    } else {
+        let name = files.get(file_index as usize).map_or("", String::as_str);
+        format!("game {number} of {name}")
     }
-    h ^ (h >> 29)
-}
-
-/// A tag value that says nothing: empty, `?` or `-`.
-fn unknown(value: &str) -> bool {
-    crate::checks::header::unknown(value.as_bytes())
 }
 
 impl Copies {
-    /// Where a game was: "game 3 of this file", "game 3 of a.pgn".
-    fn place(&self, file_index: u32, here: u32, number: u64) -> String {
-        if file_index == here {
-            format!("game {number} of this file")
-        } else {
-            let name = self
-                .files
-                .get(file_index as usize)
-                .map_or("", String::as_str);
-            format!("game {number} of {name}")
-        }
-    }
-
-    /// Within one event and round (the Round tag before its first '.'): a
-    /// player in a second game against another opponent
-    /// (`player-twice-in-round`), and a board (`1.1`, or the Board tag)
-    /// taken twice (`duplicate-board`). A pair that meets twice in a round
-    /// plays a match of two games, as engine events do.
-    fn rounds(&mut self, here: u32, number: u64, game: &GameResult, out: &mut Vec<Finding>) {
-        let event = game.event.trim();
-        let full = game.round.trim();
-        let round = full.split('.').next().unwrap_or_default();
-        if unknown(round) || unknown(event) {
-            return;
-        }
-        // An event's name comes back year after year: the site and the
-        // year are part of which event it is.
-        let year = game.date.get(..4).unwrap_or_default();
-        let site = game.site.trim();
-        let (white, black) = (game.white.trim(), game.black.trim());
-        // The event and round, hashed once for the keys below.
-        let here_round = key(0, &[event, site, year, round]);
-        for (player, opponent) in [(white, black), (black, white)] {
-            if unknown(player) {
-                continue;
-            }
-            let k = key(here_round, &[player]);
-            let against = key(0, &[opponent]);
-            match self.rounds.get(&k) {
-                None => {
-                    self.rounds.insert(k, (here, number, against));
-                }
-                Some(&(file_index, first, earlier)) if earlier != against => {
-                    let place = self.place(file_index, here, first);
-                    out.push(Finding::new(
-                        Kind::PlayerTwiceInRound,
-                        game.line,
-                        format!(
-                            "{player} plays in round {round} of '{event}' here and in {place}, against another opponent; a player has one opponent a round, so one of the two games is labelled wrong (unless the event is a simultaneous display)."
-                        ),
-                    ));
-                }
-                Some(_) => {}
-            }
-        }
-        let board = if full.contains('.') {
-            Some(key(!here_round, &[full]))
-        } else {
-            None
-        };
-        if let Some(k) = board {
-            match self.rounds.get(&k) {
-                None => {
-                    self.rounds.insert(k, (here, number, 0));
-                }
-                Some(&(file_index, first, _)) => {
-                    let place = self.place(file_index, here, first);
-                    out.push(Finding::new(
-                        Kind::DuplicateBoard,
-                        game.line,
-                        format!(
-                            "Round {full} of '{event}' is also {place}; sources that number boards each from 1 give two games one number, so match games by players, not by board."
-                        ),
-                    ));
-                }
-            }
-        }
-    }
-
     /// Records a game: the finding that it is a copy of an earlier one, or
     /// else what is wrong with its place in its round.
     fn see(&mut self, fp: u128, file: &str, number: u64, game: &GameResult) -> Vec<Finding> {
@@ -413,12 +327,27 @@ impl Copies {
             None => {
                 self.first.insert(fp, (here, labels.0, number));
                 let mut out = Vec::new();
-                self.rounds(here, number, game, &mut out);
+                let at = rounds::Place {
+                    file: here,
+                    game: number,
+                };
+                let round = rounds::Game {
+                    line: game.line,
+                    event: &game.event,
+                    site: &game.site,
+                    date: &game.date,
+                    round: &game.round,
+                    white: &game.white,
+                    black: &game.black,
+                };
+                let files = &self.files;
+                self.rounds
+                    .see(at, &round, |p| place(files, p.file, here, p.game), &mut out);
                 return out;
             }
         };
         let first_labels = Labels(first_labels);
-        let where_ = self.place(file_index, here, first_game);
+        let where_ = place(&self.files, file_index, here, first_game);
         let differ = labels.differing(first_labels);
         let tags = match differ.as_slice() {
             [] => String::new(),
@@ -461,7 +390,7 @@ impl Labels {
             .into_iter()
             .enumerate()
         {
-            let byte = (key(0, &[value.trim()]) & 0xFF) as u32;
+            let byte = (rounds::key(0, &[value.trim()]) & 0xFF) as u32;
             packed |= byte << (8 * (i + 1));
         }
         Labels(packed)
