@@ -160,6 +160,16 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
 
+    /// Write the ratcheted baseline to this file when the run completes:
+    /// the --baseline rows still found, as this run writes them (file,
+    /// game, line and game_id as they are now), and the rows it cannot
+    /// judge (of a code left out by --select/--ignore, or of a file not
+    /// read), but not the findings it fixed, nor new ones. It may be the
+    /// --baseline file itself, which is then replaced whole, and only when
+    /// the run is complete.
+    #[arg(long, value_name = "FILE", requires = "baseline")]
+    pub baseline_update: Option<PathBuf>,
+
     /// The Laws of Chess to apply: fide-2023 (with the automatic draws by
     /// fivefold repetition and 75 moves), fide-2000 (no automatic draws; a
     /// dead position is any where neither side has mating material), or

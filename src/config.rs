@@ -35,6 +35,8 @@ pub struct Config {
     pub summary: Option<Output>,
     /// The audit page, if asked for.
     pub html: Option<Output>,
+    /// `--baseline-update`: where the ratcheted baseline goes.
+    pub baseline_update: Option<Output>,
     /// `--fix`: where each input's corrected copy goes.
     pub fix: Option<Vec<Option<Output>>>,
     /// Findings at or above this make the exit status 1; `None` never.
@@ -212,6 +214,22 @@ impl Config {
             source: input::Source::File(path.clone()),
         }));
         output::check(&read, &outputs).map_err(|e| UsageError(e.to_string()))?;
+        // The ratcheted baseline may replace the baseline it reads (the
+        // baseline is read whole before the run, and replaced only when the
+        // run is complete), but nothing else the run reads or writes.
+        let baseline_update = cli.baseline_update.map(Output::from_path);
+        if let Some(update) = &baseline_update {
+            let others: Vec<Input> = read
+                .iter()
+                .filter(|i| match (&i.source, &cli.baseline) {
+                    (input::Source::File(p), Some(b)) => !output::same_file(p, b),
+                    _ => true,
+                })
+                .cloned()
+                .collect();
+            outputs.push(("--baseline-update", update));
+            output::check(&others, &outputs).map_err(|e| UsageError(e.to_string()))?;
+        }
         let reports: Vec<&Output> = outputs.iter().map(|(_, o)| *o).collect();
         let fix = cli
             .fix
@@ -225,6 +243,7 @@ impl Config {
             games,
             summary,
             html,
+            baseline_update,
             fix,
             fail_on,
             edition: match cli.rules {

@@ -134,6 +134,8 @@ pub struct Selection {
     kept: Vec<bool>,
     /// `--baseline`: how many rows of the earlier report each key has left.
     baseline: Option<HashMap<u64, u32>>,
+    /// The baseline's path, read again at the end (`carry_over`).
+    baseline_path: Option<std::path::PathBuf>,
 }
 
 impl Selection {
@@ -169,6 +171,7 @@ impl Selection {
             ignore,
             kept,
             baseline: None,
+            baseline_path: None,
         })
     }
 
@@ -179,50 +182,56 @@ impl Selection {
     /// normalised (`./a/b.pgn` is `a/b.pgn`). Memory: 8 bytes of hash and a
     /// count per distinct row.
     pub fn with_baseline(mut self, path: &Path) -> Result<Selection, SelectionError> {
-        let name = path.display().to_string();
-        let fail = |why: String| SelectionError::Baseline(name.clone(), why);
-        let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-        let mut reader = csv::Reader::from_reader(LineBounded {
-            inner: std::io::BufReader::new(file),
-            since_break: 0,
-        });
-        let headers = reader.headers().map_err(|e| fail(e.to_string()))?.clone();
-        let column = |want: &str| {
-            headers.iter().position(|h| h == want).ok_or_else(|| {
-                fail(format!(
-                    "it is no findings report: it has no '{want}' column"
-                ))
-            })
-        };
-        let columns = [
-            column("file")?,
-            column("game")?,
-            column("code")?,
-            column("ply")?,
-            column("san")?,
-        ];
-        let id_column = headers.iter().position(|h| h == "game_id");
         let mut counts: HashMap<u64, u32> = HashMap::new();
-        for record in reader.records() {
-            let record = record.map_err(|e| fail(e.to_string()))?;
-            let field = |i: usize| record.get(columns[i]).unwrap_or_default();
-            let game: u64 = field(1).parse().map_err(|_| {
-                let line = record.position().map_or(0, |p| p.line());
-                fail(format!(
-                    "line {line}: the game '{}' is not a number",
-                    field(1)
-                ))
-            })?;
-            let id = id_column.and_then(|i| record.get(i)).unwrap_or_default();
-            let key = if id.is_empty() {
-                key(field(0), game, field(2), field(3), field(4))
-            } else {
-                id_key(id, field(2), field(3), field(4))
-            };
-            *counts.entry(key).or_default() += 1;
-        }
+        read_baseline(path, |row| {
+            *counts.entry(row.key).or_default() += 1;
+            Ok(())
+        })?;
         self.baseline = Some(counts);
+        self.baseline_path = Some(path.to_owned());
         Ok(self)
+    }
+
+    /// The baseline's rows this run cannot judge, passed to `keep` with
+    /// the baseline's header and taken out of the unmatched count: rows
+    /// that matched no finding and are of a code the selection leaves out,
+    /// or of a file the run did not read (`inputs`, as the report names
+    /// them) that is still there. Rows of a file gone (renamed or removed)
+    /// or of a code this build no longer has are dropped. Returns how many
+    /// rows were kept.
+    pub fn carry_over(
+        &mut self,
+        inputs: &[&str],
+        mut keep: impl FnMut(&csv::StringRecord, &csv::StringRecord) -> Result<(), String>,
+    ) -> Result<u64, SelectionError> {
+        let (Some(path), Some(mut counts)) = (self.baseline_path.clone(), self.baseline.take())
+        else {
+            return Ok(0);
+        };
+        let read: Vec<String> = inputs
+            .iter()
+            .map(|f| normal_path(&cell(f, false)))
+            .collect();
+        let mut kept = 0;
+        let result = read_baseline(&path, |row| {
+            let Some(n) = counts.get_mut(&row.key).filter(|n| **n > 0) else {
+                return Ok(());
+            };
+            let Some(&kind) = Kind::ALL.iter().find(|k| k.code() == row.code) else {
+                return Ok(());
+            };
+            // A file not read in this run but still there (a run over part
+            // of an archive); a file gone was renamed or removed.
+            let file = normal_path(row.file);
+            if self.keeps(kind) && (read.contains(&file) || !Path::new(&file).exists()) {
+                return Ok(());
+            }
+            *n -= 1;
+            kept += 1;
+            keep(row.headers, row.record)
+        });
+        self.baseline = Some(counts);
+        result.map(|()| kept)
     }
 
     /// Whether findings of this kind are reported.
@@ -262,6 +271,73 @@ impl Selection {
         let counts = self.baseline.as_ref()?;
         Some(counts.values().map(|&n| u64::from(n)).sum())
     }
+}
+
+/// One row of a baseline, as `read_baseline` gives it.
+struct BaselineRow<'a> {
+    key: u64,
+    file: &'a str,
+    code: &'a str,
+    headers: &'a csv::StringRecord,
+    record: &'a csv::StringRecord,
+}
+
+/// Reads a findings report of an earlier run row by row. A row with a
+/// `game_id` is keyed on (game_id, code, ply, san), one without on (file,
+/// game, code, ply, san).
+fn read_baseline(
+    path: &Path,
+    mut row: impl FnMut(BaselineRow<'_>) -> Result<(), String>,
+) -> Result<(), SelectionError> {
+    let name = path.display().to_string();
+    let fail = |why: String| SelectionError::Baseline(name.clone(), why);
+    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
+    let mut reader = csv::Reader::from_reader(LineBounded {
+        inner: std::io::BufReader::new(file),
+        since_break: 0,
+    });
+    let headers = reader.headers().map_err(|e| fail(e.to_string()))?.clone();
+    let column = |want: &str| {
+        headers.iter().position(|h| h == want).ok_or_else(|| {
+            fail(format!(
+                "it is no findings report: it has no '{want}' column"
+            ))
+        })
+    };
+    let columns = [
+        column("file")?,
+        column("game")?,
+        column("code")?,
+        column("ply")?,
+        column("san")?,
+    ];
+    let id_column = headers.iter().position(|h| h == "game_id");
+    for record in reader.records() {
+        let record = record.map_err(|e| fail(e.to_string()))?;
+        let field = |i: usize| record.get(columns[i]).unwrap_or_default();
+        let game: u64 = field(1).parse().map_err(|_| {
+            let line = record.position().map_or(0, |p| p.line());
+            fail(format!(
+                "line {line}: the game '{}' is not a number",
+                field(1)
+            ))
+        })?;
+        let id = id_column.and_then(|i| record.get(i)).unwrap_or_default();
+        let key = if id.is_empty() {
+            key(field(0), game, field(2), field(3), field(4))
+        } else {
+            id_key(id, field(2), field(3), field(4))
+        };
+        row(BaselineRow {
+            key,
+            file: field(0),
+            code: field(2),
+            headers: &headers,
+            record: &record,
+        })
+        .map_err(&fail)?;
+    }
+    Ok(())
 }
 
 /// Where a finding is, for the baseline.

@@ -457,7 +457,11 @@ fn round_shapes_in_real_files() {
     // An exhibition in which Carlsen plays White against everyone.
     let carlsen = counts("master/Carlsen.pgn");
     let event = "Carlsen vs chess.com";
-    assert_eq!(of(&carlsen, "player-twice-in-round", event), 0, "{carlsen:?}");
+    assert_eq!(
+        of(&carlsen, "player-twice-in-round", event),
+        0,
+        "{carlsen:?}"
+    );
     // Two halls, each numbering its boards from 1.
     let fwwrc = counts("online/lichess-broadcast-FWWRC-2024-full.pgn");
     let event = "FIDE Women’s World Rapid Championships 2024";
@@ -1448,6 +1452,7 @@ fn a_baseline_survives_edits_of_the_archive() {
     let mut edited = vec![inserted.to_owned()];
     edited.extend(games[..n - 1].iter().rev().cloned());
     fs::write(tmp.path().join("archive/b.pgn"), edited.concat()).unwrap();
+    fs::remove_file(tmp.path().join("archive/a.pgn")).unwrap();
     let out = run_in(
         tmp.path(),
         &[
@@ -1457,6 +1462,8 @@ fn a_baseline_survives_edits_of_the_archive() {
             "--summary",
             "s.json",
             "--baseline",
+            "base.csv",
+            "--baseline-update",
             "base.csv",
             "./archive/b.pgn",
         ],
@@ -1487,6 +1494,124 @@ fn a_baseline_survives_edits_of_the_archive() {
         json["total"]["left_out_by_baseline"],
         base.len() - removed,
         "every other old finding matched"
+    );
+    // The baseline, ratcheted in place: the old findings still found, where
+    // they are now; neither the removed game's nor the inserted game's.
+    let updated = strict_rows(&fs::read_to_string(tmp.path().join("base.csv")).unwrap());
+    assert_eq!(updated.len(), base.len() - removed);
+    assert!(
+        updated
+            .iter()
+            .all(|r| &r[0] == "./archive/b.pgn" && &r[1] != "1")
+    );
+    let kept: Vec<&csv::StringRecord> = base.iter().filter(|r| r[1] != n.to_string()).collect();
+    let ids = |rows: &[&csv::StringRecord]| {
+        let mut ids: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{} {} {}", &r[16], &r[12], &r[8]))
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(&updated.iter().collect::<Vec<_>>()), ids(&kept));
+    // Run again on it: only the inserted game's findings, nothing unmatched.
+    let out = run_in(
+        tmp.path(),
+        &[
+            "-q",
+            "--findings",
+            "again.csv",
+            "--summary",
+            "s.json",
+            "--baseline",
+            "base.csv",
+            "./archive/b.pgn",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let again = strict_rows(&fs::read_to_string(tmp.path().join("again.csv")).unwrap());
+    assert_eq!(again, new);
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("s.json")).unwrap()).unwrap();
+    assert_eq!(json["total"]["baseline_unmatched"], 0);
+}
+
+#[test]
+fn a_ratcheted_baseline_keeps_what_the_run_cannot_judge() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["a.pgn", "b.pgn"] {
+        fs::copy(fixtures().join("sample.pgn"), tmp.path().join(name)).unwrap();
+    }
+    let base = |args: &[&str]| {
+        let out = run_in(tmp.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    };
+    base(&[
+        "-q",
+        "--fail-on",
+        "never",
+        "--findings",
+        "base.csv",
+        "a.pgn",
+        "b.pgn",
+    ]);
+    let rows = strict_rows(&fs::read_to_string(tmp.path().join("base.csv")).unwrap());
+    let illegal = rows.iter().filter(|r| &r[12] == "illegal-move").count();
+    assert!(illegal > 0 && illegal < rows.len());
+    // Only a.pgn, only illegal moves: b.pgn's rows and the other codes'
+    // cannot be judged, and stay as they were.
+    base(&[
+        "-q",
+        "--fail-on",
+        "never",
+        "--select",
+        "illegal-move",
+        "--baseline",
+        "base.csv",
+        "--baseline-update",
+        "kept.csv",
+        "a.pgn",
+    ]);
+    let mut kept = strict_rows(&fs::read_to_string(tmp.path().join("kept.csv")).unwrap());
+    let mut rows = rows;
+    let sort = |rows: &mut Vec<csv::StringRecord>| {
+        rows.sort_by_key(|r| r.iter().map(str::to_owned).collect::<Vec<_>>())
+    };
+    sort(&mut kept);
+    sort(&mut rows);
+    assert_eq!(kept, rows);
+    // --baseline-update needs a baseline, and writes over nothing else the
+    // run reads.
+    let out = run_in(tmp.path(), &["--baseline-update", "kept.csv", "a.pgn"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = run_in(
+        tmp.path(),
+        &[
+            "--baseline",
+            "base.csv",
+            "--baseline-update",
+            "b.pgn",
+            "a.pgn",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let out = run_in(
+        tmp.path(),
+        &[
+            "--baseline",
+            "base.csv",
+            "--baseline-update",
+            "x.csv",
+            "--findings",
+            "x.csv",
+            "a.pgn",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--baseline-update"),
+        "{}",
+        text(&out.stderr)
     );
 }
 

@@ -452,6 +452,9 @@ pub struct Report {
     pub page: Option<page::Page>,
     /// The tournament's report file the games are matched to (`--trf`).
     pub tournament: Option<tournament::TrfAudit>,
+    /// `--baseline-update`: the baseline's rows still found, as this run
+    /// writes them, then those it cannot judge.
+    baseline_update: Option<csv::Writer<Box<dyn Write + Send>>>,
 }
 
 impl Report {
@@ -494,12 +497,27 @@ impl Report {
             summary: Summary::default(),
             page: None,
             tournament: None,
+            baseline_update: None,
         })
     }
 
     /// Looks for copies of games across the run (`duplicate-game`).
     pub fn find_duplicates(&mut self) {
         self.copies = Some(Copies::default());
+    }
+
+    /// Writes the ratcheted baseline to `out` (`--baseline-update`): the
+    /// rows of the baseline that still match a finding, as this run writes
+    /// them (file, game, line and game id as they are now), then the rows
+    /// it cannot judge (`Selection::carry_over`). New findings are not
+    /// added: the baseline only shrinks.
+    pub fn update_baseline(&mut self, out: Box<dyn Write + Send>) -> csv::Result<()> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(out);
+        w.write_record(FINDINGS_HEADER)?;
+        self.baseline_update = Some(w);
+        Ok(())
     }
 
     /// Reports only the findings `selection` keeps, in both reports and the
@@ -564,27 +582,12 @@ impl Report {
                 game: number,
                 game_id: &id,
             };
-            if self.selection.in_baseline(&at, f.kind, raw_ply, raw_san) {
-                self.summary.in_baseline += 1;
-                continue;
-            }
-            if self.page.is_some() {
-                shown.push(f);
-            }
             let severity = f.kind.severity();
-            counts[severity as usize] += 1;
-            *self.summary.by_severity.entry(severity).or_default() += 1;
-            *self.summary.by_kind.entry(f.kind).or_default() += 1;
-            if let Some(input) = self.summary.inputs.last_mut() {
-                input.findings += 1;
-                *input.by_severity.entry(severity.as_str()).or_default() += 1;
-                *input.by_code.entry(f.kind.code()).or_default() += 1;
-            }
             let (ply, number_label, san) = match &f.mv {
                 Some(m) => (Some(m.ply), m.number.as_str(), m.san.as_str()),
                 None => (None, "", ""),
             };
-            self.findings.serialize(FindingRow {
+            let row = FindingRow {
                 file: &file,
                 game: number,
                 line: f.line,
@@ -602,7 +605,26 @@ impl Report {
                 message: &text(&f.message),
                 fen: &text(&f.fen),
                 game_id: &id,
-            })?;
+            };
+            if self.selection.in_baseline(&at, f.kind, raw_ply, raw_san) {
+                self.summary.in_baseline += 1;
+                if let Some(update) = &mut self.baseline_update {
+                    update.serialize(row)?;
+                }
+                continue;
+            }
+            if self.page.is_some() {
+                shown.push(f);
+            }
+            counts[severity as usize] += 1;
+            *self.summary.by_severity.entry(severity).or_default() += 1;
+            *self.summary.by_kind.entry(f.kind).or_default() += 1;
+            if let Some(input) = self.summary.inputs.last_mut() {
+                input.findings += 1;
+                *input.by_severity.entry(severity.as_str()).or_default() += 1;
+                *input.by_code.entry(f.kind.code()).or_default() += 1;
+            }
+            self.findings.serialize(row)?;
         }
         self.summary.count_game(game.verdict.plies);
         if let Some(page) = &mut self.page {
@@ -667,25 +689,17 @@ impl Report {
         }
         self.summary.tournament = Some(counts);
         let file = cell(tournament.name(), self.raw).into_owned();
+        let at = crate::selection::Place {
+            file: tournament.name(),
+            game: 0,
+            game_id: "",
+        };
         for f in &findings {
-            if !self.selection.keeps(f.kind)
-                || self.selection.in_baseline(
-                    &crate::selection::Place {
-                        file: tournament.name(),
-                        game: 0,
-                        game_id: "",
-                    },
-                    f.kind,
-                    None,
-                    "",
-                )
-            {
+            if !self.selection.keeps(f.kind) {
                 continue;
             }
             let severity = f.kind.severity();
-            *self.summary.by_severity.entry(severity).or_default() += 1;
-            *self.summary.by_kind.entry(f.kind).or_default() += 1;
-            self.findings.serialize(FindingRow {
+            let row = FindingRow {
                 file: &file,
                 game: 0,
                 line: f.line,
@@ -703,14 +717,53 @@ impl Report {
                 message: &cell(&f.message, self.raw),
                 fen: "",
                 game_id: "",
-            })?;
+            };
+            if self.selection.in_baseline(&at, f.kind, None, "") {
+                self.summary.in_baseline += 1;
+                if let Some(update) = &mut self.baseline_update {
+                    update.serialize(row)?;
+                }
+                continue;
+            }
+            *self.summary.by_severity.entry(severity).or_default() += 1;
+            *self.summary.by_kind.entry(f.kind).or_default() += 1;
+            self.findings.serialize(row)?;
         }
         Ok(())
     }
 
-    /// Flushes both reports, and counts the baseline's rows left unmatched.
+    /// Flushes both reports, writes the rest of the ratcheted baseline, and
+    /// counts the baseline's rows left unmatched: of this run's inputs and
+    /// codes only, since the others cannot be judged.
     pub fn finish(&mut self) -> std::io::Result<()> {
+        let mut inputs: Vec<&str> = self
+            .summary
+            .inputs
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect();
+        if let Some(tournament) = &self.tournament {
+            inputs.push(tournament.name());
+        }
+        let mut update = self.baseline_update.as_mut();
+        let carried = self.selection.carry_over(&inputs, |headers, record| {
+            let Some(update) = update.as_deref_mut() else {
+                return Ok(());
+            };
+            let cells = FINDINGS_HEADER.map(|column| {
+                headers
+                    .iter()
+                    .position(|h| h == column)
+                    .and_then(|i| record.get(i))
+                    .unwrap_or_default()
+            });
+            update.write_record(cells).map_err(|e| e.to_string())
+        });
+        carried.map_err(|e| std::io::Error::other(e.to_string()))?;
         self.summary.baseline_unmatched = self.selection.baseline_unmatched();
+        if let Some(update) = &mut self.baseline_update {
+            update.flush()?;
+        }
         self.findings.flush()?;
         if let Some(games) = &mut self.games {
             games.flush()?;

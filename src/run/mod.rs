@@ -189,7 +189,11 @@ impl Outputs {
         let games = config.games.as_ref().map(open).transpose()?;
         let summary = config.summary.as_ref().map(open).transpose()?;
         let html = config.html.as_ref().map(open).transpose()?;
+        let baseline_update = config.baseline_update.as_ref().map(open).transpose()?;
         let to_file = findings.is_file()
+            || baseline_update
+                .as_ref()
+                .is_some_and(output::Opened::is_file)
             || games.as_ref().is_some_and(output::Opened::is_file)
             || summary.as_ref().is_some_and(output::Opened::is_file)
             || html.as_ref().is_some_and(output::Opened::is_file)
@@ -210,6 +214,13 @@ impl Outputs {
         let mut commit = output::Commit::default();
         commit.add(findings_file);
         commit.add(games_file);
+        let baseline_update = match baseline_update.map(output::Opened::into_parts) {
+            Some((writer, file)) => {
+                commit.add(file);
+                Some(writer)
+            }
+            None => None,
+        };
         let header = !config.no_header;
         let mut report = match Report::new(findings, games, config.raw_csv, config.edition, header)
         {
@@ -221,6 +232,12 @@ impl Outputs {
             }
         };
         report.select(config.selection.clone());
+        if let Some(out) = baseline_update
+            && let Err(err) = report.update_baseline(out)
+        {
+            eprintln!("pgn-arbiter: cannot write the baseline: {err}");
+            return Err(Status::Trouble);
+        }
         if !config.no_duplicates {
             report.find_duplicates();
         }
