@@ -19,6 +19,7 @@ use crate::{
 };
 
 pub mod cell;
+mod fingerprints;
 pub mod page;
 pub mod summary;
 pub mod tournament;
@@ -263,44 +264,20 @@ struct GameRow<'a> {
     game_id: &'a str,
 }
 
-/// A hasher for keys that are hashes already: it keeps their bits.
-#[derive(Debug, Default, Clone, Copy)]
-struct Prehashed(u64);
-
-impl std::hash::Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 ^= u64::from_le_bytes(word);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.0 ^= (n as u64) ^ ((n >> 64) as u64);
-    }
-}
-
-type ByHash<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<Prehashed>>;
-
 #[derive(Debug, Default)]
 struct Copies {
-    /// The first copy of each game of the run, by fingerprint: 16 bytes of
-    /// fingerprint and 16 of where it is and what it says (input,
-    /// `Labels`, game number), plus the hash table's own.
-    first: ByHash<u128, (u32, u32, u64)>,
+    /// The first copy of each game of the run, by fingerprint: its ordinal
+    /// among the games written and its `Labels`.
+    first: fingerprints::Fingerprints,
     /// Who played in which round, and which boards were taken.
     rounds: Rounds,
-    /// Input names, by the index `first` keeps.
+    /// Input names, by index.
     files: Vec<String>,
+    /// Runs of games numbered one after the other in one input: the first
+    /// game's ordinal, the input's index and the game's number.
+    runs: Vec<(u64, u32, u64)>,
+    /// Games written so far.
+    ordinal: u64,
 }
 
 /// Where a game was: "game 3 of this file", "game 3 of a.pgn".
@@ -314,39 +291,64 @@ fn place(files: &[String], file_index: u32, here: u32, number: u64) -> String {
 }
 
 impl Copies {
+    /// Where the game with this ordinal is: its input's index and number.
+    fn place_of(&self, ordinal: u64) -> (u32, u64) {
+        let at = self.runs.partition_point(|r| r.0 <= ordinal);
+        let (first, file, number) = self.runs[at.saturating_sub(1)];
+        (file, number + (ordinal - first))
+    }
+
     /// Records a game: the finding that it is a copy of an earlier one, or
-    /// else what is wrong with its place in its round.
-    fn see(&mut self, fp: u128, file: &str, number: u64, game: &GameResult) -> Vec<Finding> {
+    /// else what is wrong with its place in its round. A game without a
+    /// fingerprint is only counted.
+    fn see(
+        &mut self,
+        fp: Option<u128>,
+        file: &str,
+        number: u64,
+        game: &GameResult,
+    ) -> Vec<Finding> {
         if self.files.last().is_none_or(|f| f != file) {
             self.files.push(file.to_owned());
         }
         let here = u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX);
-        let labels = Labels::of(game);
-        let &(file_index, first_labels, first_game) = match self.first.get(&fp) {
-            Some(first) => first,
-            None => {
-                self.first.insert(fp, (here, labels.0, number));
-                let mut out = Vec::new();
-                let at = rounds::Place {
-                    file: here,
-                    game: number,
-                };
-                let round = rounds::Game {
-                    line: game.line,
-                    event: &game.event,
-                    site: &game.site,
-                    date: &game.date,
-                    round: &game.round,
-                    white: &game.white,
-                    black: &game.black,
-                };
-                let files = &self.files;
-                self.rounds
-                    .see(at, &round, |p| place(files, p.file, here, p.game), &mut out);
-                return out;
-            }
+        let ordinal = self.ordinal;
+        self.ordinal += 1;
+        if self.runs.last().is_none_or(|&(first, file, start)| {
+            file != here || number.checked_sub(ordinal - first) != Some(start)
+        }) {
+            self.runs.push((ordinal, here, number));
+        }
+        let Some(fp) = fp else {
+            return Vec::new();
         };
-        let first_labels = Labels(first_labels);
+        let labels = Labels::of(game);
+        let seen = fingerprints::Seen {
+            ordinal,
+            labels: labels.0,
+        };
+        let Some(first) = self.first.first_or_keep(fp, seen) else {
+            let mut out = Vec::new();
+            let at = rounds::Place {
+                file: here,
+                game: number,
+            };
+            let round = rounds::Game {
+                line: game.line,
+                event: &game.event,
+                site: &game.site,
+                date: &game.date,
+                round: &game.round,
+                white: &game.white,
+                black: &game.black,
+            };
+            let files = &self.files;
+            self.rounds
+                .see(at, &round, |p| place(files, p.file, here, p.game), &mut out);
+            return out;
+        };
+        let first_labels = Labels(first.labels);
+        let (file_index, first_game) = self.place_of(first.ordinal);
         let where_ = place(&self.files, file_index, here, first_game);
         let differ = labels.differing(first_labels);
         let tags = match differ.as_slice() {
@@ -375,9 +377,9 @@ impl Copies {
 }
 
 /// What tells a copy's record from the first: its Result tag as a code
-/// (low byte), and a byte of hash of each of Event, Date and Round, in 32
-/// bits of the copies table. Equal hashes may hide a difference (1 in
-/// 256), so only differences are stated.
+/// (3 bits), and 7 bits of hash of each of Event, Date and Round, in the 24
+/// bits the fingerprint table keeps. Equal hashes may hide a difference (1
+/// in 128), so only differences are stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Labels(u32);
 
@@ -390,20 +392,20 @@ impl Labels {
             .into_iter()
             .enumerate()
         {
-            let byte = (rounds::key(0, &[value.trim()]) & 0xFF) as u32;
-            packed |= byte << (8 * (i + 1));
+            let bits = (rounds::key(0, &[value.trim()]) & 0x7F) as u32;
+            packed |= bits << (3 + 7 * i);
         }
         Labels(packed)
     }
 
     fn result(self) -> u32 {
-        self.0 & 0xFF
+        self.0 & 0x7
     }
 
     /// The tags whose values surely differ.
     fn differing(self, other: Labels) -> Vec<&'static str> {
         (0..3)
-            .filter(|i| (self.0 >> (8 * (i + 1))) & 0xFF != (other.0 >> (8 * (i + 1))) & 0xFF)
+            .filter(|i| (self.0 >> (3 + 7 * i)) & 0x7F != (other.0 >> (3 + 7 * i)) & 0x7F)
             .map(|i| Labels::TAGS[i])
             .collect()
     }
@@ -530,9 +532,9 @@ impl Report {
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
         let raw = self.raw;
         let file_name = file;
-        let mut across = match (&mut self.copies, game.fingerprint) {
-            (Some(copies), Some(fp)) => copies.see(fp, file_name, number, game),
-            _ => Vec::new(),
+        let mut across = match &mut self.copies {
+            Some(copies) => copies.see(game.fingerprint, file_name, number, game),
+            None => Vec::new(),
         };
         if let Some(tournament) = &mut self.tournament {
             across.extend(tournament.game(&tournament::Game {

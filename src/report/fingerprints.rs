@@ -1,0 +1,202 @@
+//! The fingerprints of every game of a run, for finding copies, in about
+//! 22 bytes a game (`bench/COPIES-MEMORY.md` measures it).
+//!
+//! A hash table keeps slack (a quarter to a half of its slots empty, and
+//! twice its size while it grows): 32 bytes of entry became 60 to 100 a
+//! game. Here most fingerprints are in one sorted array of 20-byte
+//! records with a directory by their first bits (half a byte a game), and
+//! the newest in a short unsorted tail with a hash index (4 bytes a slot);
+//! when the tail reaches a sixteenth of the array, it is sorted and merged
+//! into the array in place, from the back. A lookup reads the index, one
+//! directory entry and about eight records.
+//!
+//! A record keeps 96 bits of the 128-bit fingerprint (two games in a
+//! billion share them with odds of one in 10^11), 40 bits of the game's
+//! ordinal in the run and 24 bits of labels (`Seen`).
+
+use hashbrown::HashTable;
+
+/// What is kept of the first game with a fingerprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seen {
+    /// The game's ordinal in the run (below 2^40).
+    pub ordinal: u64,
+    /// 24 bits the caller packs (result and tag hashes).
+    pub labels: u32,
+}
+
+/// One fingerprint: its key (96 bits) and what was seen.
+#[derive(Debug, Clone, Copy, Default)]
+struct Record([u32; 5]);
+
+impl Record {
+    fn new(key: [u32; 3], seen: Seen) -> Record {
+        Record([
+            key[0],
+            key[1],
+            key[2],
+            seen.ordinal as u32,
+            ((seen.ordinal >> 32) as u32 & 0xFF) | (seen.labels << 8),
+        ])
+    }
+
+    fn key(&self) -> [u32; 3] {
+        [self.0[0], self.0[1], self.0[2]]
+    }
+
+    fn seen(&self) -> Seen {
+        Seen {
+            ordinal: u64::from(self.0[3]) | (u64::from(self.0[4] & 0xFF) << 32),
+            labels: self.0[4] >> 8,
+        }
+    }
+}
+
+/// The first 96 bits of a fingerprint, most significant first.
+fn key_of(fp: u128) -> [u32; 3] {
+    [(fp >> 96) as u32, (fp >> 64) as u32, (fp >> 32) as u32]
+}
+
+/// A key's bits for the tail's hash index (they are uniform already).
+fn hash_of(key: &[u32; 3]) -> u64 {
+    (u64::from(key[0]) << 32) | u64::from(key[1])
+}
+
+/// The shortest tail merged: below it merging costs more than it saves.
+const MIN_TAIL: usize = 1 << 16;
+
+/// Every fingerprint seen so far.
+#[derive(Debug, Default)]
+pub struct Fingerprints {
+    /// Sorted by key.
+    sorted: Vec<Record>,
+    /// `dir[b]` is the first record of `sorted` whose key's first `bits`
+    /// bits are `b` or more; one more entry at the end.
+    dir: Vec<u32>,
+    bits: u32,
+    /// The newest records, unsorted, and their index.
+    tail: Vec<Record>,
+    index: HashTable<u32>,
+}
+
+impl Fingerprints {
+    /// The first game seen with this fingerprint, or, if none was, `None`
+    /// after keeping `seen` as it.
+    pub fn first_or_keep(&mut self, fp: u128, seen: Seen) -> Option<Seen> {
+        let key = key_of(fp);
+        if let Some(found) = self.find(&key) {
+            return Some(found);
+        }
+        let tail = &self.tail;
+        let at = u32::try_from(tail.len()).unwrap_or(u32::MAX);
+        self.index
+            .insert_unique(hash_of(&key), at, |&i| hash_of(&tail[i as usize].key()));
+        self.tail.push(Record::new(key, seen));
+        if self.tail.len() >= MIN_TAIL.max(self.sorted.len() / 16) {
+            self.merge();
+        }
+        None
+    }
+
+    fn find(&self, key: &[u32; 3]) -> Option<Seen> {
+        if let Some(&i) = self
+            .index
+            .find(hash_of(key), |&i| self.tail[i as usize].key() == *key)
+        {
+            return Some(self.tail[i as usize].seen());
+        }
+        if self.sorted.is_empty() {
+            return None;
+        }
+        let b = if self.bits == 0 {
+            0
+        } else {
+            (key[0] >> (32 - self.bits)) as usize
+        };
+        let (from, to) = (self.dir[b] as usize, self.dir[b + 1] as usize);
+        self.sorted[from..to]
+            .iter()
+            .find(|r| r.key() == *key)
+            .map(Record::seen)
+    }
+
+    /// Sorts the tail into the array, in place from the back, and builds
+    /// the directory again.
+    fn merge(&mut self) {
+        self.tail.sort_unstable_by_key(Record::key);
+        let (n, m) = (self.sorted.len(), self.tail.len());
+        self.sorted.reserve_exact(m);
+        self.sorted.resize(n + m, Record::default());
+        let (mut i, mut j, mut k) = (n, m, n + m);
+        while j > 0 {
+            if i > 0 && self.sorted[i - 1].key() > self.tail[j - 1].key() {
+                self.sorted[k - 1] = self.sorted[i - 1];
+                i -= 1;
+            } else {
+                self.sorted[k - 1] = self.tail[j - 1];
+                j -= 1;
+            }
+            k -= 1;
+        }
+        self.tail.clear();
+        self.index.clear();
+        // About eight records a directory entry.
+        let len = self.sorted.len();
+        self.bits = (usize::BITS - (len / 8).leading_zeros()).min(32);
+        let buckets = 1usize << self.bits;
+        self.dir.clear();
+        self.dir.reserve_exact(buckets + 1);
+        let mut at = 0;
+        for b in 0..buckets {
+            while at < len && ((self.sorted[at].0[0] as u64) >> (32 - self.bits)) < b as u64 {
+                at += 1;
+            }
+            self.dir.push(at as u32);
+        }
+        self.dir.push(len as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fingerprint from a counter, spread as a hash spreads it.
+    fn fp(n: u64) -> u128 {
+        let mut x = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+        x ^= x >> 31;
+        let y = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        (u128::from(x) << 64) | u128::from(y ^ (y >> 29))
+    }
+
+    #[test]
+    fn every_fingerprint_is_found_again_across_merges() {
+        let mut table = Fingerprints::default();
+        let n = 3 * MIN_TAIL as u64 + 17;
+        for i in 0..n {
+            let seen = Seen {
+                ordinal: i + (1 << 39),
+                labels: (i as u32) & 0xFF_FFFF,
+            };
+            assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
+        }
+        assert_eq!((table.sorted.len() + table.tail.len()) as u64, n);
+        assert!(table.sorted.len() >= 3 * MIN_TAIL);
+        for i in (0..n).step_by(7) {
+            let again = Seen {
+                ordinal: 0,
+                labels: 0,
+            };
+            let first = table.first_or_keep(fp(i), again).unwrap();
+            assert_eq!(first.ordinal, i + (1 << 39));
+            assert_eq!(first.labels, (i as u32) & 0xFF_FFFF);
+        }
+        assert_eq!((table.sorted.len() + table.tail.len()) as u64, n);
+        // Sorted, and each record where the directory says.
+        assert!(table.sorted.windows(2).all(|w| w[0].key() < w[1].key()));
+        for (at, r) in table.sorted.iter().enumerate() {
+            let b = (r.0[0] >> (32 - table.bits)) as usize;
+            assert!((table.dir[b] as usize..table.dir[b + 1] as usize).contains(&at));
+        }
+    }
+}
