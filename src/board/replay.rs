@@ -101,6 +101,23 @@ pub struct Replay {
     pub readings: Listed<ReadingIssue>,
     /// Indices of the moves marked `e.p.` that take no pawn en passant.
     pub false_ep_marks: Listed<usize>,
+    /// A 128-bit hash of the moves played, as resolved (from, to,
+    /// promotion), whatever way each was written: a game's identity.
+    pub moves: u128,
+}
+
+/// Adds a move as resolved to a running hash of moves, in two 64-bit lanes.
+fn hash_move(hash: u128, m: &Move) -> u128 {
+    let code = m.from().map_or(64, u64::from)
+        | u64::from(m.to()) << 8
+        | m.promotion().map_or(0, |r| r as u64) << 16
+        | u64::from(m.is_castle()) << 24;
+    let (lo, hi) = (hash as u64, (hash >> 64) as u64);
+    let lo = (lo ^ code)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29);
+    let hi = (hi.rotate_left(31) ^ code).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    u128::from(lo) | u128::from(hi) << 64
 }
 
 /// Plays `moves` from `start` until one is not legal, telling `observer`
@@ -114,6 +131,7 @@ pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -
         suffix_issues: Listed::default(),
         readings: Listed::default(),
         false_ep_marks: Listed::default(),
+        moves: 0,
     };
     let pos = &mut out.end;
     for (index, token) in moves.iter().enumerate() {
@@ -145,6 +163,7 @@ pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -
         if token.ep_mark && !m.is_en_passant() {
             out.false_ep_marks.push(index);
         }
+        out.moves = hash_move(out.moves, &m);
         // A move without a suffix is only judged when it is the last one: a
         // check written without `+` is common and not reported, and a mate
         // can only be the last move (nothing legal follows it), so only the

@@ -192,6 +192,7 @@ pub fn audit(
     result::check(game, decided.as_ref(), findings);
     Verdict {
         plies: played.as_ref().map_or(0, |p| p.replayed.plies),
+        moves: played.as_ref().map_or(0, |p| p.replayed.moves),
         board_end: match &decided {
             Some(d) => d.end,
             None => facts.board_end,

@@ -64,6 +64,8 @@ impl BoardEnd {
 pub struct Verdict {
     /// Plies replayed.
     pub plies: usize,
+    /// A hash of those plies as resolved (`Replay::moves`).
+    pub moves: u128,
     /// What the board shows at the end.
     pub board_end: BoardEnd,
     /// The result the rules require, when the board decides it.

@@ -127,7 +127,7 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
 /// (`game_id_scheme`): raised whenever the same game would get another
 /// `game_id`, so that reports and baselines of two builds can tell whether
 /// their ids compare.
-pub const GAME_ID_SCHEME: u32 = 1;
+pub const GAME_ID_SCHEME: u32 = 2;
 
 /// One game, borrowed from the reader's buffers.
 #[derive(Debug)]
@@ -166,11 +166,13 @@ impl RawGame<'_> {
     /// and the `game_id` column (`GAME_ID_SCHEME` says which recipe):
     /// the players (White and Black, their names folded as `fold_name`
     /// folds them), the starting position (the FEN tag, if any), the
-    /// mainline moves as read, and from the first token that is no move to
-    /// the end of the movetext, every token as written (comments,
-    /// variations, NAGs and move numbers aside). `None` when there is no
-    /// move or neither player is named: nothing tells two such games apart.
-    pub fn fingerprint(&self) -> Option<u128> {
+    /// first `played` mainline moves as the replay resolved them (`moves`,
+    /// `Replay::moves`: `Nf3`, `Ng1f3` and `Ngf3` are one move), the rest
+    /// as read, and from the first token that is no move to the end of the
+    /// movetext, every token as written (comments, variations, NAGs and
+    /// move numbers aside). `None` when there is no move or neither player
+    /// is named: nothing tells two such games apart.
+    pub fn fingerprint(&self, played: usize, moves: u128) -> Option<u128> {
         let player = |name: &str| {
             self.tags
                 .get(name)
@@ -187,8 +189,36 @@ impl RawGame<'_> {
             fp.word(count);
             fp.word(sum);
         }
-        fp.bytes(self.tags.get("FEN").unwrap_or_default().trim_ascii());
-        for token in &self.lexed.sans {
+        // A FEN of the initial array is the standard start (its counters
+        // aside): the same game as one without a FEN.
+        // SetUp "1" with no FEN is a start not known: no game's but its own.
+        let fen = match self.tags.get("FEN") {
+            Some(fen) => fen.trim_ascii(),
+            None if self
+                .tags
+                .get("SetUp")
+                .is_some_and(|v| v.trim_ascii() == b"1") =>
+            {
+                b"?"
+            }
+            None => b"",
+        };
+        let initial = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        let standard = fen.strip_prefix(initial.as_slice()).is_some_and(|rest| {
+            let counters = rest
+                .split(u8::is_ascii_whitespace)
+                .filter(|f| !f.is_empty());
+            counters.clone().count() <= 2
+                && counters
+                    .into_iter()
+                    .all(|f| f.iter().all(u8::is_ascii_digit))
+        });
+        fp.bytes(if standard { b"" } else { fen });
+        let played = played.min(self.lexed.sans.len());
+        fp.word(played as u64);
+        fp.word(moves as u64);
+        fp.word((moves >> 64) as u64);
+        for token in &self.lexed.sans[played..] {
             fp.word(san_code(token.san.san));
         }
         if let Some(stop) = self.lexed.stop.filter(|s| s.kind == StopKind::Malformed) {
@@ -350,7 +380,7 @@ mod tests {
             lexed: &lexed,
             after_tag_break: false,
         }
-        .fingerprint()
+        .fingerprint(0, 0)
     }
 
     #[test]
@@ -364,8 +394,11 @@ mod tests {
         // Pinned: a change here changes every game_id, and must raise
         // GAME_ID_SCHEME.
         assert_eq!(
-            (GAME_ID_SCHEME, base.map(|fp| format!("{:016x}", (fp >> 64) as u64))),
-            (1, Some("f3b8def5bb9871b0".to_owned()))
+            (
+                GAME_ID_SCHEME,
+                base.map(|fp| format!("{:016x}", (fp >> 64) as u64))
+            ),
+            (2, Some("3278461a29dd5024".to_owned()))
         );
         // Names as they fold: punctuation, case, accents, word order.
         for same in [
@@ -385,6 +418,26 @@ mod tests {
             ),
             base
         );
+        // A FEN of the initial array is no FEN.
+        assert_eq!(
+            fingerprint(
+                "[White \"Harrwitz, Daniel\"]\n[Black \"Staunton, Howard\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. e4 e5 2. Nf3 Sf6 3. Bc4 *"
+            ),
+            base
+        );
+        // A start not known is no game's but its own.
+        for tags in [
+            "[SetUp \"1\"]\n",
+            "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra\"]\n",
+        ] {
+            assert_ne!(
+                fingerprint(&format!(
+                    "[White \"Harrwitz, Daniel\"]\n[Black \"Staunton, Howard\"]\n{tags}\n1. e4 e5 2. Nf3 Sf6 3. Bc4 *"
+                )),
+                base,
+                "{tags}"
+            );
+        }
         // Every token counts, past the first that is no move too.
         assert_ne!(
             game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bb5 *"),

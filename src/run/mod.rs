@@ -734,6 +734,36 @@ mod tests {
         }
     }
 
+    #[test]
+    fn moves_written_differently_are_one_game() {
+        let game = |moves: &str| {
+            format!("[White \"Lange, Max\"]\n[Black \"Anderssen, Adolf\"]\n\n{moves} 1-0\n\n")
+        };
+        let data = [
+            game("1. e4 e5 2. Nf3 Nc6 3. Nc3 Nf6"),
+            game("1. e4 e5 2. Ng1f3 Nbc6 3. Nbc3 Ngf6"),
+            game("1. e2e4 e5 2. Nf3 Nc6 3. Nc3 Nh6"),
+        ]
+        .concat();
+        let (findings, games, _) =
+            audit_bytes(data.as_bytes(), checks::Judging::default(), false).unwrap();
+        let findings = report::read_back(&findings).unwrap();
+        let copies: Vec<&str> = findings
+            .iter()
+            .filter(|r| &r[12] == "duplicate-game")
+            .map(|r| &r[1])
+            .collect();
+        assert_eq!(copies, ["2"]);
+        // The first two share a game_id; the third does not.
+        let ids: Vec<String> = report::read_back(&games)
+            .unwrap()
+            .iter()
+            .map(|r| r[18].to_owned())
+            .collect();
+        assert_eq!(ids[0], ids[1]);
+        assert_ne!(ids[0], ids[2]);
+    }
+
     /// The fuzz target over `--fix` in miniature, bounded by work: edits of
     /// real games (quotes, brackets, braces, markers, line ends, a Ctrl-Z,
     /// deletions). The copy holds as many games as the input, and fixing

@@ -239,6 +239,7 @@ impl Worker {
         );
         let verdict = Verdict {
             plies: 0,
+            moves: 0,
             board_end: BoardEnd::NotReplayed,
             expected: None,
             how_ended: HowEnded::Unknown,
@@ -369,7 +370,7 @@ pub fn check_game(
     // The game_id of its rows, and copies when they are looked for: not
     // computed for a game that has no row to write.
     if judging.duplicates || all_rows || !result.findings.is_empty() {
-        result.fingerprint = game.fingerprint();
+        result.fingerprint = game.fingerprint(result.verdict.plies, result.verdict.moves);
     }
     // A game that may turn out to be a copy needs its tags for that row.
     let may_be_a_copy = judging.duplicates && result.fingerprint.is_some();
