@@ -51,6 +51,8 @@ pub struct Config {
     pub strict_tags: bool,
     /// `--no-duplicates`.
     pub no_duplicates: bool,
+    /// `--memory-limit`: bytes the copies table keeps in memory.
+    pub memory_limit: usize,
     /// Worker threads.
     pub jobs: usize,
     /// Progress bar and summary on stderr.
@@ -143,6 +145,7 @@ impl Config {
             "no_variations": cli.no_variations,
             "strict_tags": cli.strict_tags,
             "no_duplicates": cli.no_duplicates,
+            "memory_limit": cli.memory_limit,
             "raw_csv": cli.raw_csv,
             "trf": cli.trf.as_ref().map(|p| p.display().to_string()),
             "zstd_frames": cli.zstd_frames,
@@ -259,6 +262,7 @@ impl Config {
             skip_variations: cli.no_variations,
             strict_tags: cli.strict_tags,
             no_duplicates: cli.no_duplicates,
+            memory_limit: cli.memory_limit,
             jobs,
             quiet: cli.quiet,
             raw_csv: cli.raw_csv,

@@ -471,6 +471,44 @@ fn round_shapes_in_real_files() {
     assert!(counts("engine/TCEC_Cup_16_Final.pgn").is_empty());
 }
 
+/// Copies found through the table's runs on disk are the copies found in
+/// memory: 70,000 games, the last 4,000 copies of games the table has
+/// written to disk by then.
+#[test]
+fn copies_past_the_memory_limit_are_found_on_disk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("many.pgn");
+    let mut pgn = String::new();
+    for i in 0..70_000 {
+        pgn.push_str(&format!(
+            "[White \"W{}\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n",
+            i % 66_000
+        ));
+    }
+    fs::write(&input, pgn).unwrap();
+    let run = |limit: &str| {
+        let out = bin()
+            .args(["-q", "--fail-on", "never", "--select", "duplicate-game"])
+            .args(["--memory-limit", limit])
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let on_disk = run("1");
+    assert_eq!(on_disk.lines().count(), 4_001);
+    assert_eq!(on_disk, run("0"));
+    assert_eq!(on_disk, run("1G"));
+    let out = bin()
+        .args(["--memory-limit", "lots"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
 /// Runs a command, reads the first bytes of its standard output, then closes
 /// the pipe, as `| head` does.
 fn close_stdout_early(mut command: Command) -> Output {

@@ -13,6 +13,16 @@
 //! A record keeps 96 bits of the 128-bit fingerprint (two games in a
 //! billion share them with odds of one in 10^11), 40 bits of the game's
 //! ordinal in the run and 24 bits of labels (`Seen`).
+//!
+//! Past a memory limit (`--memory-limit`) the sorted array is written to
+//! an anonymous temporary file (a run, removed by the system however the
+//! process ends) and memory keeps of it only a Bloom filter (10 bits a
+//! record in blocks of one cache line: about one lookup in sixty reads the
+//! disk for nothing) and the first key of each 4 KiB page. A lookup then asks each run's filter,
+//! and reads one page of a run whose filter says maybe. The answers are
+//! the same as in memory.
+
+use std::{fs::File, io};
 
 use hashbrown::HashTable;
 
@@ -65,6 +75,103 @@ fn hash_of(key: &[u32; 3]) -> u64 {
 /// The shortest tail merged: below it merging costs more than it saves.
 const MIN_TAIL: usize = 1 << 16;
 
+/// Records a page of a run holds: 4 KiB of them.
+const PAGE: usize = 4096 / std::mem::size_of::<Record>();
+
+/// A sorted array written to disk.
+#[derive(Debug)]
+struct Run {
+    file: File,
+    len: usize,
+    /// The first key of each page.
+    pages: Vec<[u32; 3]>,
+    /// A Bloom filter of its keys, 10 bits a key, 7 bits in one block of
+    /// 512 (`block_and_bits`).
+    bloom: Vec<u64>,
+}
+
+/// The Bloom filter of a run: blocks of 512 bits, a key's 7 bits all in
+/// the block its first bits choose, so that a lookup reads one cache line.
+fn block_and_bits(key: &[u32; 3], blocks: usize) -> (usize, [u16; 7]) {
+    let block = (hash_of(key) % blocks as u64) as usize;
+    // Bits apart from the block's: the key's last word, mixed.
+    let mut h = u64::from(key[2]) << 32 | u64::from(key[2]);
+    h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^= h >> 31;
+    let bits = std::array::from_fn(|i| ((h >> (9 * i)) & 511) as u16);
+    (block, bits)
+}
+
+impl Run {
+    fn write(records: &[Record]) -> io::Result<Run> {
+        let mut file = tempfile::tempfile()?;
+        let mut out = io::BufWriter::with_capacity(1 << 20, &mut file);
+        for r in records {
+            for w in r.0 {
+                io::Write::write_all(&mut out, &w.to_le_bytes())?;
+            }
+        }
+        io::Write::flush(&mut out)?;
+        drop(out);
+        let blocks = (records.len() * 10).div_ceil(512).max(1);
+        let mut bloom = vec![0u64; blocks * 8];
+        for r in records {
+            let (block, bits) = block_and_bits(&r.key(), blocks);
+            for bit in bits {
+                bloom[block * 8 + usize::from(bit / 64)] |= 1 << (bit % 64);
+            }
+        }
+        let pages = records.chunks(PAGE).map(|c| c[0].key()).collect();
+        Ok(Run {
+            file,
+            len: records.len(),
+            pages,
+            bloom,
+        })
+    }
+
+    fn find(&self, key: &[u32; 3]) -> io::Result<Option<Seen>> {
+        let (block, bits) = block_and_bits(key, self.bloom.len() / 8);
+        let words = &self.bloom[block * 8..block * 8 + 8];
+        if !bits
+            .iter()
+            .all(|&bit| words[usize::from(bit / 64)] & (1 << (bit % 64)) != 0)
+        {
+            return Ok(None);
+        }
+        let page = self.pages.partition_point(|first| first <= key);
+        let Some(page) = page.checked_sub(1) else {
+            return Ok(None);
+        };
+        let start = page * PAGE;
+        let count = PAGE.min(self.len - start);
+        let size = std::mem::size_of::<Record>();
+        let mut bytes = vec![0u8; count * size];
+        read_at(&self.file, &mut bytes, (start * size) as u64)?;
+        Ok(bytes.chunks_exact(size).find_map(|chunk| {
+            let mut r = Record::default();
+            for (w, b) in r.0.iter_mut().zip(chunk.chunks_exact(4)) {
+                *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            }
+            (r.key() == *key).then(|| r.seen())
+        }))
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at)
+}
+
+#[cfg(not(unix))]
+fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = file;
+    file.seek(SeekFrom::Start(at))?;
+    file.read_exact(buf)
+}
+
 /// Every fingerprint seen so far.
 #[derive(Debug, Default)]
 pub struct Fingerprints {
@@ -77,9 +184,32 @@ pub struct Fingerprints {
     /// The newest records, unsorted, and their index.
     tail: Vec<Record>,
     index: HashTable<u32>,
+    /// Sorted arrays written to disk, oldest first.
+    runs: Vec<Run>,
+    /// The bytes the sorted array may take before it is written to disk;
+    /// 0 for no limit.
+    limit: usize,
+    /// Why the last run could not be written, once: the table then stays
+    /// in memory.
+    pub trouble: Option<String>,
 }
 
 impl Fingerprints {
+    /// A table whose sorted array is written to disk past `limit` bytes
+    /// (0: never).
+    pub fn with_limit(limit: usize) -> Fingerprints {
+        Fingerprints {
+            limit,
+            ..Fingerprints::default()
+        }
+    }
+
+    /// How many runs are on disk.
+    #[cfg(test)]
+    fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
     /// The first game seen with this fingerprint, or, if none was, `None`
     /// after keeping `seen` as it.
     pub fn first_or_keep(&mut self, fp: u128, seen: Seen) -> Option<Seen> {
@@ -94,16 +224,49 @@ impl Fingerprints {
         self.tail.push(Record::new(key, seen));
         if self.tail.len() >= MIN_TAIL.max(self.sorted.len() / 16) {
             self.merge();
+            let size = self.sorted.len() * std::mem::size_of::<Record>() + self.dir.len() * 4;
+            if self.limit > 0 && size >= self.limit && self.trouble.is_none() {
+                self.spill();
+            }
         }
         None
     }
 
-    fn find(&self, key: &[u32; 3]) -> Option<Seen> {
+    /// Writes the sorted array to disk as a run, and frees it.
+    fn spill(&mut self) {
+        match Run::write(&self.sorted) {
+            Ok(run) => {
+                self.runs.push(run);
+                self.sorted = Vec::new();
+                self.dir = Vec::new();
+                self.bits = 0;
+            }
+            Err(err) => self.trouble = Some(err.to_string()),
+        }
+    }
+
+    fn find(&mut self, key: &[u32; 3]) -> Option<Seen> {
         if let Some(&i) = self
             .index
             .find(hash_of(key), |&i| self.tail[i as usize].key() == *key)
         {
             return Some(self.tail[i as usize].seen());
+        }
+        for i in 0..self.runs.len() {
+            match self.runs[i].find(key) {
+                Ok(Some(seen)) => return Some(seen),
+                Ok(None) => {}
+                // A run that cannot be read back: said once, and its
+                // games are not found (no false copy is reported).
+                Err(err) => {
+                    if self.trouble.is_none() {
+                        eprintln!(
+                            "pgn-arbiter: cannot read the copies table back from disk: {err}; later copies of earlier games may go unreported"
+                        );
+                        self.trouble = Some(err.to_string());
+                    }
+                }
+            }
         }
         if self.sorted.is_empty() {
             return None;
@@ -167,6 +330,52 @@ mod tests {
         x ^= x >> 31;
         let y = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
         (u128::from(x) << 64) | u128::from(y ^ (y >> 29))
+    }
+
+    #[test]
+    fn every_fingerprint_is_found_again_from_disk() {
+        // A limit of one byte: each merge writes a run.
+        let mut table = Fingerprints::with_limit(1);
+        let n = 3 * MIN_TAIL as u64 + 5;
+        for i in 0..n {
+            let seen = Seen {
+                ordinal: i,
+                labels: (i as u32 * 7) & 0xFF_FFFF,
+            };
+            assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
+        }
+        assert_eq!(table.runs(), 3);
+        assert!(table.sorted.is_empty());
+        for i in (0..n).step_by(3) {
+            let first = table.first_or_keep(
+                fp(i),
+                Seen {
+                    ordinal: 0,
+                    labels: 0,
+                },
+            );
+            assert_eq!(
+                first,
+                Some(Seen {
+                    ordinal: i,
+                    labels: (i as u32 * 7) & 0xFF_FFFF
+                })
+            );
+        }
+        // Fingerprints never seen are not found on disk either.
+        for i in n..n + 1000 {
+            assert_eq!(
+                table.first_or_keep(
+                    fp(i),
+                    Seen {
+                        ordinal: i,
+                        labels: 0
+                    }
+                ),
+                None
+            );
+        }
+        assert!(table.trouble.is_none());
     }
 
     #[test]

@@ -504,8 +504,13 @@ impl Report {
     }
 
     /// Looks for copies of games across the run (`duplicate-game`).
-    pub fn find_duplicates(&mut self) {
-        self.copies = Some(Copies::default());
+    /// `limit`: the bytes its table keeps in memory before writing its
+    /// older part to disk (0: no limit).
+    pub fn find_duplicates(&mut self, limit: usize) {
+        self.copies = Some(Copies {
+            first: fingerprints::Fingerprints::with_limit(limit),
+            ..Copies::default()
+        });
     }
 
     /// Writes the ratcheted baseline to `out` (`--baseline-update`): the
@@ -738,6 +743,11 @@ impl Report {
     /// counts the baseline's rows left unmatched: of this run's inputs and
     /// codes only, since the others cannot be judged.
     pub fn finish(&mut self) -> std::io::Result<()> {
+        if let Some(why) = self.copies.as_ref().and_then(|c| c.first.trouble.as_ref()) {
+            eprintln!(
+                "pgn-arbiter: the copies table could not use the disk ({why}); it was kept in memory, or its games on disk were not all looked up"
+            );
+        }
         let mut inputs: Vec<&str> = self
             .summary
             .inputs

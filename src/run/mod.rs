@@ -57,7 +57,7 @@ pub fn audit_bytes(
     )
     .map_err(io::Error::other)?;
     // Copies and rounds are looked for, as a run does by default.
-    report.find_duplicates();
+    report.find_duplicates(0);
     let judging = checks::Judging {
         duplicates: true,
         ..judging
@@ -239,7 +239,7 @@ impl Outputs {
             return Err(Status::Trouble);
         }
         if !config.no_duplicates {
-            report.find_duplicates();
+            report.find_duplicates(config.memory_limit);
         }
         if html.is_some() {
             report.page = Some(Default::default());
