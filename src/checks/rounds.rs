@@ -75,6 +75,16 @@ pub struct Game<'a> {
     pub black: &'a str,
 }
 
+/// A board of a game: a hash of (round, `S`), a hash of its pair, and
+/// the texts its finding names.
+#[derive(Debug, Clone, Copy)]
+struct Board<'a> {
+    key: u64,
+    pair: u64,
+    full: &'a str,
+    event: &'a str,
+}
+
 /// A player's latest game in a round.
 #[derive(Debug, Clone, Copy)]
 struct Seat {
@@ -170,6 +180,8 @@ impl Rounds {
         shape.several |= shape.first_sub != sub_hash;
         let (white, black) = (game.white.trim(), game.black.trim());
         let players = [(white, black, true), (black, white, false)];
+        // Each name hashed once: the opponent of player i is name 1 - i.
+        let names = [key(0, &[white]), key(0, &[black])];
         let seats = players.map(|(player, _, _)| {
             (!unknown(player))
                 .then(|| self.seats.get(&key(players_here, &[player])).copied())
@@ -178,7 +190,7 @@ impl Rounds {
         let mut twice = [false; 2];
         for (i, &(_, opponent, white)) in players.iter().enumerate() {
             let Some(seat) = seats[i] else { continue };
-            if seat.opponent == key(0, &[opponent]) {
+            if seat.opponent == names[1 - i] {
                 if seat.sub != sub_hash {
                     shape.series = true;
                 }
@@ -197,7 +209,7 @@ impl Rounds {
             };
         }
         let shape = *shape;
-        for (i, &(player, opponent, white)) in players.iter().enumerate() {
+        for (i, &(player, _, white)) in players.iter().enumerate() {
             if unknown(player) {
                 continue;
             }
@@ -206,7 +218,7 @@ impl Rounds {
                 key(players_here, &[player]),
                 Seat {
                     at,
-                    opponent: key(0, &[opponent]),
+                    opponent: names[1 - i],
                     sub: sub_hash,
                     white,
                 },
@@ -223,9 +235,34 @@ impl Rounds {
                 ));
             }
         }
-        let Some(sub) = sub else { return };
-        let pair = key(0, &[white]) ^ key(0, &[black]);
-        let board = key(!here, &[sub]);
+        if let Some(sub) = sub {
+            let board = Board {
+                key: key(!here, &[sub]),
+                pair: names[0] ^ names[1],
+                full,
+                event,
+            };
+            self.board(at, game.line, &board, shape, place, out);
+        }
+    }
+
+    /// A board (`R.S`) taken twice: by the same pair whatever `S` means,
+    /// by another pair when `S` is a board.
+    fn board(
+        &mut self,
+        at: Place,
+        line: u64,
+        board: &Board<'_>,
+        shape: Shape,
+        place: impl Fn(Place) -> String,
+        out: &mut Vec<Finding>,
+    ) {
+        let Board {
+            key: board,
+            pair,
+            full,
+            event,
+        } = *board;
         match self.boards.get(&board) {
             None => {
                 self.boards.insert(board, (at, pair));
@@ -237,7 +274,7 @@ impl Rounds {
                     let earlier = place(first);
                     out.push(Finding::new(
                         Kind::DuplicateBoard,
-                        game.line,
+                        line,
                         format!(
                             "Round {full} of '{event}' is also {earlier}; sources that number boards each from 1 (team matches, merged broadcasts) give two games one number, so match games by players, not by board."
                         ),
