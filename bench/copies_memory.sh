@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# Memory of the copies table: peak RSS of one run over N synthetic short
-# games (lichess-shaped: Round "-", two players of their own, four moves)
-# read from standard input, with copies looked for and without
-# (--no-duplicates); bytes a game = the difference / N. Writes
-# bench/COPIES-MEMORY.md.
+# Memory of the copies table: peak RSS and wall time of one run over N
+# synthetic short games (lichess-shaped: Round "-", two players of their
+# own, four moves) read from a file, with copies looked for under a
+# memory limit, with no limit, and without (--no-duplicates); bytes a game
+# = the difference / N. Writes bench/COPIES-MEMORY.md. The 100-million
+# game file takes 23 GB of $TMPDIR while it runs.
 #
 #   bench/copies_memory.sh            # 1 and 10 million games, and 100
 #                                     # million with a 256 MiB limit
 #   GAMES="1000000" SPILL= bench/copies_memory.sh
+#   GAMES= SPILL="3000000:8M" bench/copies_memory.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
 games=${GAMES:-1000000 10000000}
 # N:LIMIT pairs run with --memory-limit LIMIT (the table then spills to
-# disk); their baseline without copies is the last run's above.
+# disk).
 spill=${SPILL-100000000:256M}
 cargo build --release --locked --quiet
 bin=$PWD/target/release/pgn-arbiter
@@ -38,25 +40,28 @@ for block in range(0, n, 10_000):
 PY
 }
 
-peak() { # peak RSS in KiB of: generate N | pgn-arbiter ARGS
-  local n=$1
-  shift
-  generate "$n" | /usr/bin/time -f '%M' -o "$work/rss" "$bin" -q --fail-on never --findings /dev/null "$@" - >/dev/null
+run() { # "peak RSS in KiB<TAB>wall s" of pgn-arbiter ARGS on $work/copies.pgn
+  /usr/bin/time -f '%M\t%e' -o "$work/rss" "$bin" -q --fail-on never --findings /dev/null "$@" "$work/copies.pgn" >/dev/null
   cat "$work/rss"
+}
+
+# N games with copies looked for under LIMIT, with every table in memory,
+# and with --no-duplicates, from one file.
+row() {
+  local n=$1 limit=$2
+  generate "$n" > "$work/copies.pgn"
+  printf '%s\t%s\t%s\t%s\t%s\n' "$n" "$limit" "$(run --memory-limit "$limit")" \
+    "$(run --memory-limit 0)" "$(run --no-duplicates)" >> "$rows"
+  rm -f "$work/copies.pgn"
 }
 
 rows=$work/copies-memory.tsv
 : > "$rows"
 for n in $games; do
-  with=$(peak "$n")
-  without=$(peak "$n" --no-duplicates)
-  printf '%s\t%s\t%s\t%s\n' "$n" "1G (default)" "$with" "$without" >> "$rows"
+  row "$n" 1G
 done
 for pair in $spill; do
-  n=${pair%%:*}
-  limit=${pair#*:}
-  with=$(peak "$n" --memory-limit "$limit")
-  printf '%s\t%s\t%s\t%s\n' "$n" "$limit" "$with" "$without" >> "$rows"
+  row "${pair%%:*}" "${pair#*:}"
 done
 
 {
@@ -65,16 +70,21 @@ done
   echo "Written by \`bench/copies_memory.sh\`; every figure comes from one run of it."
   echo
   machine
-  echo "- Input: synthetic short games on standard input (lichess-shaped: Round \"-\","
-  echo "  players of their own, four moves), every game distinct. Peak RSS of the"
-  echo "  whole process (GNU time), with copies looked for and with \`--no-duplicates\`"
-  echo "  (past the limit, the table's older part is on disk: about 1.3 bytes a game"
-  echo "  stay in memory)."
+  echo "- Input: synthetic short games read from a file (lichess-shaped: Round"
+  echo "  \"-\", players of their own, four moves), every game distinct. Peak RSS"
+  echo "  and wall time of the whole process (GNU time) with copies looked for under"
+  echo "  the limit (seven eighths of it for the copies table; past it, the table's"
+  echo "  older part is on disk and about 1.3 bytes a game stay in memory), with"
+  echo "  every table in memory (\`--memory-limit 0\`), and with \`--no-duplicates\`."
+  echo "  Bytes a game: the difference from \`--no-duplicates\`, over the games."
   echo
-  echo "| games | --memory-limit | peak RSS, copies | peak RSS, --no-duplicates | bytes a game for copies |"
-  echo "|---:|---:|---:|---:|---:|"
-  while IFS=$'\t' read -r n limit with without; do
-    python3 -c "import sys; n,w,o=map(int,sys.argv[2:]); print(f'| {n:,} | {sys.argv[1]} | {w/1024:.0f} MiB | {o/1024:.0f} MiB | {(w-o)*1024/n:.1f} |')" "$limit" "$n" "$with" "$without"
+  echo "| games | --memory-limit | peak RSS | bytes a game | wall | in memory: peak RSS | bytes a game | wall | --no-duplicates: peak RSS | wall |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  while IFS=$'\t' read -r n limit m1 t1 m0 t0 m2 t2; do
+    python3 -c "
+import sys
+n, m1, m0, m2 = map(int, sys.argv[1:5]); t1, t0, t2 = map(float, sys.argv[5:8])
+print(f'| {n:,} | {sys.argv[8]} | {m1/1024:.0f} MiB | {(m1-m2)*1024/n:.1f} | {t1:.0f} s | {m0/1024:.0f} MiB | {(m0-m2)*1024/n:.1f} | {t0:.0f} s | {m2/1024:.0f} MiB | {t2:.0f} s |')" "$n" "$m1" "$m0" "$m2" "$t1" "$t0" "$t2" "$limit"
   done < "$rows"
 } > bench/COPIES-MEMORY.md
 cat bench/COPIES-MEMORY.md

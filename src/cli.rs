@@ -192,18 +192,25 @@ pub struct Cli {
     #[arg(long)]
     pub strict_tags: bool,
 
-    /// Do not look for copies of a game. By default a game with the same
-    /// players, start and moves as an earlier one of the run (any input)
-    /// is reported as `duplicate-game`, naming the first; this keeps 16
-    /// bytes and a little more per game in memory for the whole run.
+    /// Do not look across the run's games: no copies, no rounds. By
+    /// default a game with the same players, start and moves as an
+    /// earlier one of the run (any input) is reported as `duplicate-game`,
+    /// naming the first, and a player or board given twice in a round as
+    /// `player-twice-in-round` or `duplicate-board`; these keep about 22
+    /// bytes a game, and a few for each player of a round, for the whole
+    /// run (see --memory-limit).
     #[arg(long)]
     pub no_duplicates: bool,
 
-    /// The memory the copies table may take (bytes, or with K, M, G: KiB,
-    /// MiB, GiB) before its older part is written to an anonymous
-    /// temporary file (in TMPDIR) and looked up there: about 22 bytes a
-    /// game in memory, about 1.3 once on disk, with the same findings.
-    /// 0 keeps it all in memory.
+    /// The memory the run-wide tables may take (bytes, or with K, M, G:
+    /// KiB, MiB, GiB) before part of them is written to anonymous
+    /// temporary files (in TMPDIR), with the same findings. Seven eighths
+    /// go to the copies table: about 22 bytes a game in memory, about 1.3
+    /// once its older part is on disk. One eighth goes to the round
+    /// tables: past it, the events seen longest ago are written to disk
+    /// and read back if they come again (an event that alone takes more is
+    /// no longer checked for rounds, and the run says so). 0 keeps it all
+    /// in memory.
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     pub memory_limit: usize,
 

@@ -51,7 +51,8 @@ pub struct Config {
     pub strict_tags: bool,
     /// `--no-duplicates`.
     pub no_duplicates: bool,
-    /// `--memory-limit`: bytes the copies table keeps in memory.
+    /// `--memory-limit`: bytes the run-wide tables (copies, rounds) keep
+    /// in memory.
     pub memory_limit: usize,
     /// Worker threads.
     pub jobs: usize,

@@ -509,6 +509,36 @@ fn copies_past_the_memory_limit_are_found_on_disk() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// Round tables past their share of --memory-limit (an eighth) write the
+/// events seen longest ago to disk and read them back when the event comes
+/// again: on every real file, the same findings as with no limit.
+#[test]
+#[ignore = "reads ../shared/corpora; .ci/run runs it"]
+fn rounds_past_the_memory_limit_give_the_same_findings() {
+    let corpora = corpora();
+    let run = |limit: &str| {
+        let out = bin()
+            .args(["-q", "--fail-on", "never", "--games", "/dev/null"])
+            .args(["--select", "player-twice-in-round,duplicate-board"])
+            .args(["--memory-limit", limit])
+            .arg(&corpora)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        (text(&out.stdout), text(&out.stderr))
+    };
+    let (all, _) = run("0");
+    assert!(all.lines().count() > 500, "{all}");
+    // 128 KiB for rounds: far less than the corpora's events take, more
+    // than the biggest one.
+    let (limited, said) = run("1M");
+    assert!(said.is_empty(), "{said}");
+    assert_eq!(all, limited);
+    // 32 KiB: an event that alone takes more is dropped, and said so.
+    let (_, said) = run("256K");
+    assert!(said.contains("were not checked for rounds"), "{said}");
+}
+
 /// Runs a command, reads the first bytes of its standard output, then closes
 /// the pipe, as `| head` does.
 fn close_stdout_early(mut command: Command) -> Output {

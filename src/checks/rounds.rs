@@ -27,6 +27,12 @@
 //!
 //! A player's latest game in a round is kept, and each game is compared
 //! with the one before it.
+//!
+//! Everything is kept by event (its name and year), so that the tables
+//! stay within a memory limit: past it, the events seen longest ago are
+//! written to an anonymous temporary file whole and read back when a game
+//! of theirs comes again, which gives the findings of a run that keeps
+//! them all (`bench/ROUNDS-MEMORY.md`).
 
 use crate::finding::{Finding, Kind};
 
@@ -130,24 +136,306 @@ impl std::hash::Hasher for Prehashed {
     }
 }
 
-/// Every round of the run, as far as it has been read.
+/// One event's rounds: everything decided about an event (its name and
+/// year) is kept here, so that an event can be written to disk whole.
 #[derive(Debug, Default)]
-pub struct Rounds {
+struct Event {
     /// By a hash of (round, site, player): the player's latest game there.
     seats: ByHash<Seat>,
-    /// Who has played in an event (name, site and year), by a hash of
-    /// (event, player).
+    /// Who has played in the event (at its site), by a hash of
+    /// (event, site, player).
     entrants: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Prehashed>>,
     /// By a hash of the round: event, year and `R`.
     shapes: ByHash<Shape>,
     /// By a hash of (round, `S`): the first game and a hash of its pair.
     boards: ByHash<(Place, u64)>,
+    /// The run's count of games with a round when the event was last seen.
+    last: u64,
+}
+
+/// Memory a hash table takes: its slots and a control byte each.
+fn table_bytes<T>(capacity: usize) -> usize {
+    capacity * (std::mem::size_of::<T>() + 1)
+}
+
+impl Event {
+    /// The memory it takes, about.
+    fn bytes(&self) -> usize {
+        std::mem::size_of::<Event>()
+            + table_bytes::<(u64, Seat)>(self.seats.capacity())
+            + table_bytes::<u64>(self.entrants.capacity())
+            + table_bytes::<(u64, Shape)>(self.shapes.capacity())
+            + table_bytes::<(u64, (Place, u64))>(self.boards.capacity())
+    }
+
+    /// Its tables as 64-bit words: each table's length, then its entries.
+    fn to_words(&self) -> Vec<u64> {
+        let mut words = vec![self.seats.len() as u64];
+        for (&k, s) in &self.seats {
+            let at = [u64::from(s.at.file), s.at.game];
+            words.extend([k, at[0], at[1], s.opponent, s.sub, u64::from(s.white)]);
+        }
+        words.push(self.entrants.len() as u64);
+        words.extend(&self.entrants);
+        words.push(self.shapes.len() as u64);
+        for (&k, s) in &self.shapes {
+            words.extend([k, s.first_sub, u64::from(s.several), u64::from(s.series)]);
+        }
+        words.push(self.boards.len() as u64);
+        for (&k, &(at, pair)) in &self.boards {
+            words.extend([k, u64::from(at.file), at.game, pair]);
+        }
+        words
+    }
+
+    /// The event `to_words` wrote.
+    fn from_words(words: &[u64]) -> Event {
+        let mut words = words.iter().copied();
+        let mut next = || words.next().unwrap_or_default();
+        let mut event = Event::default();
+        for _ in 0..next() {
+            let (k, file, game) = (next(), next(), next());
+            let seat = Seat {
+                at: Place {
+                    file: u32::try_from(file).unwrap_or(u32::MAX),
+                    game,
+                },
+                opponent: next(),
+                sub: next(),
+                white: next() != 0,
+            };
+            event.seats.insert(k, seat);
+        }
+        for _ in 0..next() {
+            event.entrants.insert(next());
+        }
+        for _ in 0..next() {
+            let k = next();
+            let shape = Shape {
+                first_sub: next(),
+                several: next() != 0,
+                series: next() != 0,
+            };
+            event.shapes.insert(k, shape);
+        }
+        for _ in 0..next() {
+            let (k, file, game) = (next(), next(), next());
+            let file = u32::try_from(file).unwrap_or(u32::MAX);
+            event.boards.insert(k, (Place { file, game }, next()));
+        }
+        event
+    }
+}
+
+/// Events written to disk: an anonymous temporary file, and where each
+/// event's words are in it.
+#[derive(Debug, Default)]
+struct Away {
+    file: Option<std::fs::File>,
+    /// By the event's key: its words' offset and count.
+    at: ByHash<(u64, usize)>,
+    /// The file's length, and the bytes of it still in use.
+    end: u64,
+    live: u64,
+    /// Times the file was copied without the events read back.
+    compactions: u32,
+}
+
+/// The bytes of events read back a file of events holds before it is
+/// copied without them (when they are half of it, too).
+const COMPACT_AT: u64 = if cfg!(test) { 4 << 10 } else { 64 << 20 };
+
+impl Away {
+    /// Writes an event's words at the end of the file.
+    fn put(&mut self, key: u64, event: &Event) -> std::io::Result<()> {
+        use std::io::{Seek, SeekFrom, Write};
+        let words = event.to_words();
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let file = match &mut self.file {
+            Some(file) => file,
+            None => self.file.insert(tempfile::tempfile()?),
+        };
+        file.seek(SeekFrom::Start(self.end))?;
+        file.write_all(&bytes)?;
+        self.at.insert(key, (self.end, words.len()));
+        self.end += bytes.len() as u64;
+        self.live += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Reads an event back, if it is on disk, and forgets it there.
+    fn take(&mut self, key: u64) -> Option<std::io::Result<Event>> {
+        let (offset, count) = self.at.remove(&key)?;
+        self.live -= count as u64 * 8;
+        Some(
+            self.read(offset, count)
+                .map(|words| Event::from_words(&words)),
+        )
+    }
+
+    fn read(&mut self, offset: u64, count: usize) -> std::io::Result<Vec<u64>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let file = self.file.as_mut().ok_or(std::io::ErrorKind::NotFound)?;
+        let mut bytes = vec![0u8; count * 8];
+        file.seek(SeekFrom::Start(offset))?;
+        file.read_exact(&mut bytes)?;
+        Ok(bytes
+            .chunks_exact(8)
+            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default()))
+            .collect())
+    }
+
+    /// Copies the events still on disk to a new file once more than half
+    /// of the file (and 64 MiB) is events read back since.
+    fn compact(&mut self) -> std::io::Result<()> {
+        if self.end - self.live < COMPACT_AT.max(self.live) {
+            return Ok(());
+        }
+        let mut keys: Vec<(u64, (u64, usize))> = self.at.iter().map(|(&k, &v)| (k, v)).collect();
+        keys.sort_unstable_by_key(|&(_, (offset, _))| offset);
+        let mut fresh = Away {
+            compactions: self.compactions + 1,
+            ..Away::default()
+        };
+        for (key, (offset, count)) in keys {
+            let event = Event::from_words(&self.read(offset, count)?);
+            fresh.put(key, &event)?;
+        }
+        *self = fresh;
+        Ok(())
+    }
+}
+
+/// Every round of the run, as far as it has been read, by event (a hash of
+/// its name and year). Past a memory limit, the events seen longest ago
+/// are written to disk and read back when the event comes again, so the
+/// findings are the same as with every event in memory.
+#[derive(Debug, Default)]
+pub struct Rounds {
+    events: ByHash<Event>,
+    /// Events on disk.
+    away: Away,
+    /// The memory `events` may take (0: no limit), and takes, about.
+    limit: usize,
+    bytes: usize,
+    /// Games with a round seen.
+    seen: u64,
+    /// What kept the limit from being held, once: the disk failed (events
+    /// then stay in memory, or one read back is started afresh), or one
+    /// event alone took more than the limit.
+    pub trouble: Option<String>,
+    /// Events too big to keep, whose later games are not looked at.
+    dropped: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Prehashed>>,
 }
 
 impl Rounds {
+    /// Round tables that write events to disk past `limit` bytes (0:
+    /// never).
+    pub fn with_limit(limit: usize) -> Rounds {
+        Rounds {
+            limit,
+            ..Rounds::default()
+        }
+    }
+
     /// Reads one game's place in its round; `place` names where an
     /// earlier game is ("game 3 of this file").
     pub fn see(
+        &mut self,
+        at: Place,
+        game: &Game<'_>,
+        place: impl Fn(Place) -> String,
+        out: &mut Vec<Finding>,
+    ) {
+        let event = game.event.trim();
+        let round = game.round.trim();
+        let round = round.split_once('.').map_or(round, |(r, _)| r);
+        if unknown(round) || unknown(event) {
+            return;
+        }
+        let year = game.date.trim().get(..4).unwrap_or_default();
+        let id = key(0, &[event, year]);
+        if self.dropped.contains(&id) {
+            return;
+        }
+        self.seen += 1;
+        if !self.events.contains_key(&id) {
+            let back = match self.away.take(id) {
+                Some(Ok(back)) => back,
+                Some(Err(err)) => {
+                    self.trouble
+                        .get_or_insert_with(|| format!("the disk failed: {err}"));
+                    Event::default()
+                }
+                None => Event::default(),
+            };
+            self.bytes += back.bytes();
+            self.events.insert(id, back);
+        }
+        let Some(entry) = self.events.get_mut(&id) else {
+            return;
+        };
+        let before = entry.bytes();
+        entry.see(at, game, place, out);
+        entry.last = self.seen;
+        self.bytes = (self.bytes + entry.bytes()).saturating_sub(before);
+        if self.limit > 0 && self.bytes > self.limit {
+            self.make_room(id, event, year);
+        }
+    }
+
+    /// Writes the events seen longest ago to disk until a quarter of the
+    /// limit is free; the current one (`id`, named `event` and `year`)
+    /// stays, unless it alone takes more than the limit: it is then
+    /// dropped, and said so.
+    fn make_room(&mut self, id: u64, event: &str, year: &str) {
+        let mut by_age: Vec<(u64, u64)> = self
+            .events
+            .iter()
+            .filter(|&(&k, _)| k != id)
+            .map(|(&k, e)| (e.last, k))
+            .collect();
+        by_age.sort_unstable();
+        let goal = self.limit - self.limit / 4;
+        for (_, key) in by_age {
+            if self.bytes <= goal {
+                break;
+            }
+            let Some(old) = self.events.remove(&key) else {
+                continue;
+            };
+            match self.away.put(key, &old) {
+                Ok(()) => self.bytes = self.bytes.saturating_sub(old.bytes()),
+                Err(err) => {
+                    self.trouble
+                        .get_or_insert_with(|| format!("the disk failed: {err}"));
+                    self.events.insert(key, old);
+                    break;
+                }
+            }
+        }
+        if let Err(err) = self.away.compact() {
+            self.trouble
+                .get_or_insert_with(|| format!("the disk failed: {err}"));
+        }
+        if self.bytes > self.limit
+            && let Some(big) = self.events.remove(&id)
+        {
+            self.bytes = self.bytes.saturating_sub(big.bytes());
+            self.dropped.insert(id);
+            let limit = self.limit;
+            self.trouble.get_or_insert_with(|| {
+                format!(
+                    "the rounds of '{event}' ({year}) alone took more than the {limit} bytes they may keep, so its later games were not checked for rounds"
+                )
+            });
+        }
+    }
+}
+
+impl Event {
+    /// Reads one game of this event.
+    fn see(
         &mut self,
         at: Place,
         game: &Game<'_>,
@@ -160,9 +448,6 @@ impl Rounds {
             Some((round, sub)) => (round, Some(sub)),
             None => (full, None),
         };
-        if unknown(round) || unknown(event) {
-            return;
-        }
         // An event's name comes back year after year, and generic names
         // ("It") are used in many places: a player's round is the event's
         // name, site and year. Boards are numbered across sites: one
@@ -377,6 +662,63 @@ mod tests {
         // Someone who played an earlier round is not new to the event.
         let found = codes(&[("1", "B", "C"), ("2", "M", "A"), ("2", "M", "B")]);
         assert_eq!(found[2], ["player-twice-in-round"]);
+    }
+
+    /// The findings of games drawn at random from interleaved events,
+    /// with round tables limited to `limit` bytes.
+    fn random_run(limit: usize) -> (Vec<String>, Rounds) {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut rounds = Rounds::with_limit(limit);
+        let mut found = Vec::new();
+        for game in 1..=4000 {
+            let event = format!("Open {}", next(40));
+            let round = format!("{}.{}", next(4) + 1, next(6) + 1);
+            let (white, black) = (format!("P{}", next(14)), format!("P{}", next(14)));
+            let mut out = Vec::new();
+            rounds.see(
+                Place { file: 0, game },
+                &Game {
+                    line: game,
+                    event: &event,
+                    site: "Town",
+                    date: "2024.01.01",
+                    round: &round,
+                    white: &white,
+                    black: &black,
+                },
+                |p| format!("game {}", p.game),
+                &mut out,
+            );
+            found.extend(out.iter().map(|f| format!("{}: {}", game, f.message)));
+        }
+        (found, rounds)
+    }
+
+    #[test]
+    fn events_written_to_disk_give_the_same_findings() {
+        let (all, kept) = random_run(0);
+        assert!(kept.away.at.is_empty());
+        assert!(all.len() > 100, "{}", all.len());
+        let (limited, spilled) = random_run(16 << 10);
+        assert!(!spilled.away.at.is_empty(), "nothing was written to disk");
+        assert!(spilled.away.compactions > 0);
+        assert!(spilled.bytes <= 16 << 10);
+        assert_eq!(spilled.trouble, None);
+        assert_eq!(all, limited);
+    }
+
+    #[test]
+    fn an_event_bigger_than_the_limit_is_said_and_dropped() {
+        let (_, rounds) = random_run(1 << 10);
+        let why = rounds.trouble.expect("the event is dropped");
+        assert!(why.contains("were not checked for rounds"), "{why}");
+        assert!(rounds.bytes <= 1 << 10);
     }
 
     #[test]

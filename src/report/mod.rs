@@ -503,12 +503,15 @@ impl Report {
         })
     }
 
-    /// Looks for copies of games across the run (`duplicate-game`).
-    /// `limit`: the bytes its table keeps in memory before writing its
-    /// older part to disk (0: no limit).
+    /// Looks for copies of games across the run (`duplicate-game`) and
+    /// at each game's place in its round. `limit`: the bytes their tables
+    /// keep in memory before writing part of them to disk (0: no limit),
+    /// an eighth of it for the rounds.
     pub fn find_duplicates(&mut self, limit: usize) {
+        let rounds = limit / 8;
         self.copies = Some(Copies {
-            first: fingerprints::Fingerprints::with_limit(limit),
+            first: fingerprints::Fingerprints::with_limit(limit - rounds),
+            rounds: Rounds::with_limit(rounds),
             ..Copies::default()
         });
     }
@@ -747,6 +750,9 @@ impl Report {
             eprintln!(
                 "pgn-arbiter: the copies table could not use the disk ({why}); it was kept in memory, or its games on disk were not all looked up"
             );
+        }
+        if let Some(why) = self.copies.as_ref().and_then(|c| c.rounds.trouble.as_ref()) {
+            eprintln!("pgn-arbiter: round tables under --memory-limit: {why}");
         }
         let mut inputs: Vec<&str> = self
             .summary
