@@ -20,16 +20,21 @@
 //! - `checks`: judges the game, one module per rule area, each deciding its
 //!   findings (below); `checks::verdict` holds what they share, and
 //!   `checks::draws::history` the positions the draw rules need.
+//!   `checks::across` holds the checks that need every game of the run
+//!   (copies, rounds, the games against a TRF), behind one trait
+//!   (`checks::across::Across`) that the writer calls with each game in
+//!   input order and once at the end.
 //! - `finding`: the kinds of finding (code, severity, what each rests on)
 //!   and one finding's place in its game.
 //! - `trf`: FIDE's Tournament Report File, read with what is wrong with
-//!   it located (the tournament audit builds on it).
+//!   it located (`checks::across::tournament` builds on it).
 //! - `fix`: `--fix`, a game written back with the corrections its findings
 //!   justify, each explained by a comment (`run::fixed` writes the copies).
 //! - `selection`, `report`: which findings are reported (`--select`,
 //!   `--ignore`, `--baseline`), both CSV reports in input order with
 //!   spreadsheet-safe cells (`report::cell`), the counts
 //!   (`report::summary`) and the audit page (`report::page`, `--html`).
+//!   The report decides no finding: it writes what `checks` decided.
 //! - `run`: the run itself (`run::run`: outputs opened, the sink that
 //!   writes in input order, the end with the exit status), the reader
 //!   thread, the workers and the ordered writer
@@ -60,13 +65,14 @@
 //! - `src/checks/wins.rs`: `unwinnable-win-on-time`,
 //!   `unwinnable-win-by-resignation`, `bare-king-win`,
 //!   `unexplained-win-unwinnable`, `bare-king-forfeit-win`
-//! - `src/run/pipeline.rs`: `game-too-large` (a game too large to read is
-//!   never judged)
-//! - `src/checks/rounds.rs`: `player-twice-in-round`, `duplicate-board`
-//!   (run-wide: the writer gives it every game of the run, in order)
-//! - `src/report/mod.rs`: `duplicate-game` (the writer sees every game of
-//!   the run, in order)
-//! - `src/report/tournament.rs`: `trf-invalid`, `trf-inconsistent`,
+//! - `src/checks/mod.rs`: `game-too-large` (a game too large to read is
+//!   never judged; the reader asks for this finding)
+//! - `src/checks/across/copies.rs`: `duplicate-game` (run-wide, like the
+//!   two below: the writer gives these checks every game of the run, in
+//!   order)
+//! - `src/checks/across/rounds.rs`: `player-twice-in-round`,
+//!   `duplicate-board`
+//! - `src/checks/across/tournament.rs`: `trf-invalid`, `trf-inconsistent`,
 //!   `trf-game-missing`, `game-not-in-trf`, `trf-result-mismatch`,
 //!   `trf-colour-mismatch`, `trf-player-mismatch` (with --trf: the games
 //!   against the tournament's report file)

@@ -262,3 +262,29 @@ fn lib_names_the_file_that_decides_each_code() {
     }
     assert!(named.is_empty(), "not codes: {named:?}");
 }
+
+/// Every finding is made under `src/checks/`: no other module calls
+/// `Finding::new` (outside its tests), and `lib.rs` names only files there.
+/// `finding.rs` defines it.
+#[test]
+fn findings_are_decided_under_checks_only() {
+    let mut outside = Vec::new();
+    for (name, code) in modules() {
+        if name.starts_with("checks") || name == "finding" {
+            continue;
+        }
+        if code.contains("Finding::new(") || code.contains("Finding {") {
+            outside.push(name);
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "findings made outside checks/: {outside:?}"
+    );
+    let lib = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let at = lib.find("Where each finding is decided").unwrap();
+    for item in lib[at..].split("- `src/").skip(1) {
+        let file = item.split('`').next().unwrap();
+        assert!(file.starts_with("checks/"), "lib.rs names src/{file}");
+    }
+}

@@ -1,14 +1,16 @@
 //! Judges one game: each submodule is one rule area and adds its findings.
 //! `audit` runs them in the order a game's life goes: tags, the starting
 //! position, the movetext, the replay, the draw rules, the result.
-//! `rounds` is run-wide: it reads every game's place in its round.
+//! `across` holds the checks that need every game of the run (copies,
+//! rounds, the games against a TRF): the writer gives them each game in
+//! input order.
 
+pub mod across;
 pub mod draws;
 pub mod ending;
 pub mod header;
 mod moves;
 mod result;
-pub mod rounds;
 mod setup;
 mod tags;
 pub mod verdict;
@@ -30,7 +32,7 @@ use crate::{
         variations,
     },
     checks::draws::history::{EndKind, History},
-    finding::Finding,
+    finding::{Finding, Kind},
     read::game::RawGame,
 };
 
@@ -206,6 +208,19 @@ pub fn audit(
     }
 }
 
+/// The one finding of a game the reader gave up on: `size` bytes read
+/// past `limit` without the next game's start. It is never judged.
+pub fn too_large(line: u64, limit: usize, size: usize) -> Finding {
+    Finding::new(
+        Kind::GameTooLarge,
+        line,
+        format!(
+            "The game is larger than {} MiB ({size} bytes read before giving up; an unclosed comment or junk?), so it is not checked; reading goes on at the next game that starts with a tag after a blank line.",
+            limit >> 20
+        ),
+    )
+}
+
 /// The position a game starts from, when it is replayed at all (standard
 /// chess or Chess960 from a legal start).
 pub fn start_position(game: &RawGame<'_>) -> Option<Chess> {
@@ -289,6 +304,66 @@ mod tests {
     }
 
     const TAGS: &str = "[Event \"e\"]\n[Result \"1-0\"]\n";
+
+    /// The codes a run of these games gets, as the whole pipeline gives
+    /// them (copies and rounds looked for).
+    fn run_wide(pgn: &str) -> Vec<Kind> {
+        let judging = Judging {
+            edition: Edition::Fide2023,
+            search: Search::Fast,
+            skip_variations: false,
+            header: header::HeaderRules::default(),
+            duplicates: true,
+        };
+        let (findings, _, _) = crate::run::audit_bytes(pgn.as_bytes(), judging, false).unwrap();
+        let mut reader = csv::Reader::from_reader(findings.as_slice());
+        let codes: Vec<String> = reader
+            .records()
+            .map(|r| r.unwrap()[12].to_owned())
+            .collect();
+        Kind::ALL
+            .iter()
+            .copied()
+            .filter(|k| codes.iter().any(|c| c == k.code()))
+            .collect()
+    }
+
+    /// The codes a TRF gets, with one game (White, Black, Round, Result
+    /// and WhiteElo) or none, against it.
+    fn against_trf(trf: &str, game: Option<(&str, &str, &str, &str, &str)>) -> Vec<Kind> {
+        use across::Across;
+        let mut audit =
+            across::tournament::TrfAudit::new("t.trf".to_owned(), crate::trf::read(trf));
+        let mut out = Vec::new();
+        if let Some((white, black, round, result, elo)) = game {
+            let players = [
+                String::new(),
+                String::new(),
+                elo.to_owned(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ];
+            let seen = across::Seen {
+                file: "t.pgn",
+                number: 1,
+                line: 1,
+                fingerprint: None,
+                event: "",
+                site: "",
+                date: "",
+                round,
+                white,
+                black,
+                result,
+                players: &players,
+                expected: None,
+            };
+            audit.game(&seen, &mut out);
+        }
+        audit.finish(&mut out);
+        out.iter().map(|f| f.kind).collect()
+    }
 
     /// A claim by writing down the move that completes the repetition or
     /// the fifty moves is made by ending the record with that move; any
@@ -529,24 +604,77 @@ mod tests {
         latin1.extend_from_slice(format!("{TAGS}\n1. e4 1-0").as_bytes());
         assert!(kinds(&latin1, Edition::Fide2023).contains(&Kind::Encoding));
         seen.push(Kind::Encoding);
-        // Decided by the reader, not by `audit`: a game is too large before
-        // it is read (`run::pipeline::tests::a_game_too_large_is_one_row`).
+        // A game too large to read is never audited: `too_large`
+        // (`run::pipeline::tests::a_game_too_large_is_one_row`).
         seen.push(Kind::GameTooLarge);
-        // Decided by the writer, across games
-        // (`tests/cli.rs`: copies_are_found_across_files_and_not_with_no_duplicates).
-        seen.push(Kind::DuplicateGame);
-        seen.push(Kind::PlayerTwiceInRound);
-        seen.push(Kind::DuplicateBoard);
-        // Decided by the writer, against the TRF (`report::tournament`).
-        seen.extend([
-            Kind::TrfInvalid,
-            Kind::TrfInconsistent,
-            Kind::TrfGameMissing,
-            Kind::GameNotInTrf,
-            Kind::TrfResultMismatch,
-            Kind::TrfColourMismatch,
-            Kind::TrfPlayerMismatch,
-        ]);
+        // Run-wide codes: the smallest runs that show them.
+        for (pgn, kind) in [
+            (
+                "[White \"A\"]\n\n1. e4 *\n\n[White \"A\"]\n\n1. e4 *",
+                Kind::DuplicateGame,
+            ),
+            (
+                "[Event \"E\"][Round \"1\"][White \"M\"][Black \"A\"]\n\n1. e4 *\n\n\
+                 [Event \"E\"][Round \"1\"][White \"B\"][Black \"M\"]\n\n1. e4 *",
+                Kind::PlayerTwiceInRound,
+            ),
+            (
+                "[Event \"E\"][Round \"1.1\"][White \"A\"][Black \"B\"]\n\n1. e4 *\n\n\
+                 [Event \"E\"][Round \"1.2\"][White \"C\"][Black \"D\"]\n\n1. e4 *\n\n\
+                 [Event \"E\"][Round \"1.1\"][White \"E\"][Black \"F\"]\n\n1. e4 *",
+                Kind::DuplicateBoard,
+            ),
+        ] {
+            assert!(run_wide(pgn).contains(&kind), "{kind}: {pgn:?}");
+            seen.push(kind);
+        }
+        // Against a TRF: Alpha (1) beat Beta (2) with White in round 1.
+        let row = |rank: u16, name: &str, points: &str, round: &str| {
+            format!(
+                "001 {rank:>4}      {name:<33} 2400 GER {:>11} 2000/01/01 {points:>4} {rank:>4}  {round}",
+                100 + rank
+            )
+        };
+        let trf = [
+            row(1, "Alpha, A", "1.0", "   2 w 1"),
+            row(2, "Beta, B", "0.0", "   1 b 0"),
+        ];
+        for (lines, game, kind) in [
+            (vec!["XXS nonsense".to_owned()], None, Kind::TrfInvalid),
+            (
+                vec![trf[0].clone(), row(2, "Beta, B", "0.0", "   1 b 1")],
+                None,
+                Kind::TrfInconsistent,
+            ),
+            (trf.to_vec(), None, Kind::TrfGameMissing),
+            (
+                trf.to_vec(),
+                Some(("Alpha, A", "Beta, B", "2", "1-0", "")),
+                Kind::GameNotInTrf,
+            ),
+            (
+                trf.to_vec(),
+                Some(("Alpha, A", "Beta, B", "1", "0-1", "")),
+                Kind::TrfResultMismatch,
+            ),
+            (
+                trf.to_vec(),
+                Some(("Beta, B", "Alpha, A", "1", "0-1", "")),
+                Kind::TrfColourMismatch,
+            ),
+            (
+                trf.to_vec(),
+                Some(("Alpha, A", "Beta, B", "1", "1-0", "2399")),
+                Kind::TrfPlayerMismatch,
+            ),
+        ] {
+            let got = against_trf(&lines.join("\n"), game);
+            assert!(
+                got.contains(&kind),
+                "{kind}: {lines:?} {game:?} gave {got:?}"
+            );
+            seen.push(kind);
+        }
         for kind in Kind::ALL {
             assert!(seen.contains(kind), "no case for {kind}");
         }

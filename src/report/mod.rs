@@ -8,21 +8,19 @@ use serde::Serialize;
 
 use crate::{
     board::rules::Edition,
-    checks::RESULTS,
     checks::{
-        Verdict, result_str,
-        rounds::{self, Rounds},
+        Verdict,
+        across::{self, AcrossGames},
+        result_str,
     },
-    finding::{Finding, Kind, Severity},
+    finding::{Finding, Severity},
     read::game::{RawGame, decode},
     selection::Selection,
 };
 
 pub mod cell;
-mod fingerprints;
 pub mod page;
 pub mod summary;
-pub mod tournament;
 
 pub use self::{
     cell::{CELL_MAX, cell},
@@ -264,176 +262,12 @@ struct GameRow<'a> {
     game_id: &'a str,
 }
 
-#[derive(Debug, Default)]
-struct Copies {
-    /// The first copy of each game of the run, by fingerprint: its ordinal
-    /// among the games written and its `Labels`.
-    first: fingerprints::Fingerprints,
-    /// Who played in which round, and which boards were taken.
-    rounds: Rounds,
-    /// Input names, by index.
-    files: Vec<String>,
-    /// Runs of games numbered one after the other in one input: the first
-    /// game's ordinal, the input's index and the game's number.
-    runs: Vec<(u64, u32, u64)>,
-    /// Games written so far.
-    ordinal: u64,
-}
-
-/// Where a game was: "game 3 of this file", "game 3 of a.pgn".
-fn place(files: &[String], file_index: u32, here: u32, number: u64) -> String {
-    if file_index == here {
-        format!("game {number} of this file")
-    } else {
-        let name = files.get(file_index as usize).map_or("", String::as_str);
-        format!("game {number} of {name}")
-    }
-}
-
-impl Copies {
-    /// Where the game with this ordinal is: its input's index and number.
-    fn place_of(&self, ordinal: u64) -> (u32, u64) {
-        let at = self.runs.partition_point(|r| r.0 <= ordinal);
-        let (first, file, number) = self.runs[at.saturating_sub(1)];
-        (file, number + (ordinal - first))
-    }
-
-    /// Records a game: the finding that it is a copy of an earlier one, or
-    /// else what is wrong with its place in its round. A game without a
-    /// fingerprint is only counted.
-    fn see(
-        &mut self,
-        fp: Option<u128>,
-        file: &str,
-        number: u64,
-        game: &GameResult,
-    ) -> Vec<Finding> {
-        if self.files.last().is_none_or(|f| f != file) {
-            self.files.push(file.to_owned());
-        }
-        let here = u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX);
-        let ordinal = self.ordinal;
-        self.ordinal += 1;
-        if self.runs.last().is_none_or(|&(first, file, start)| {
-            file != here || number.checked_sub(ordinal - first) != Some(start)
-        }) {
-            self.runs.push((ordinal, here, number));
-        }
-        let Some(fp) = fp else {
-            return Vec::new();
-        };
-        let labels = Labels::of(game);
-        let seen = fingerprints::Seen {
-            ordinal,
-            labels: labels.0,
-        };
-        let Some(first) = self.first.first_or_keep(fp, seen) else {
-            let mut out = Vec::new();
-            let at = rounds::Place {
-                file: here,
-                game: number,
-            };
-            let round = rounds::Game {
-                line: game.line,
-                event: &game.event,
-                site: &game.site,
-                date: &game.date,
-                round: &game.round,
-                white: &game.white,
-                black: &game.black,
-            };
-            let files = &self.files;
-            self.rounds
-                .see(at, &round, |p| place(files, p.file, here, p.game), &mut out);
-            return out;
-        };
-        let first_labels = Labels(first.labels);
-        let (file_index, first_game) = self.place_of(first.ordinal);
-        let where_ = place(&self.files, file_index, here, first_game);
-        let differ = labels.differing(first_labels);
-        let tags = match differ.as_slice() {
-            [] => String::new(),
-            [one] => format!(" Its {one} differs there."),
-            [init @ .., last] => format!(" Its {} and {last} differ there.", init.join(", ")),
-        };
-        let (result, first_result) = (labels.result(), first_labels.result());
-        let results = if first_result == result {
-            String::new()
-        } else {
-            format!(
-                " The results differ: {} there, {} here; which one counts is for the arbiter.",
-                result_text(first_result),
-                result_text(result)
-            )
-        };
-        vec![Finding::new(
-            Kind::DuplicateGame,
-            game.line,
-            format!(
-                "This game has the same players (their names folded: case, accents, punctuation, word order), start and movetext as {where_}, which comes first.{tags}{results}"
-            ),
-        )]
-    }
-}
-
-/// What tells a copy's record from the first: its Result tag as a code
-/// (3 bits), and 7 bits of hash of each of Event, Date and Round, in the 24
-/// bits the fingerprint table keeps. Equal hashes may hide a difference (1
-/// in 128), so only differences are stated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Labels(u32);
-
-impl Labels {
-    const TAGS: [&str; 3] = ["Event", "Date", "Round"];
-
-    fn of(game: &GameResult) -> Labels {
-        let mut packed = result_code(&game.result);
-        for (i, value) in [&game.event, &game.date, &game.round]
-            .into_iter()
-            .enumerate()
-        {
-            let bits = (rounds::key(0, &[value.trim()]) & 0x7F) as u32;
-            packed |= bits << (3 + 7 * i);
-        }
-        Labels(packed)
-    }
-
-    fn result(self) -> u32 {
-        self.0 & 0x7
-    }
-
-    /// The tags whose values surely differ.
-    fn differing(self, other: Labels) -> Vec<&'static str> {
-        (0..3)
-            .filter(|i| (self.0 >> (3 + 7 * i)) & 0x7F != (other.0 >> (3 + 7 * i)) & 0x7F)
-            .map(|i| Labels::TAGS[i])
-            .collect()
-    }
-}
-
 /// The `game_id` column: the first 64 bits of the game's fingerprint
 /// (`RawGame::fingerprint`) in 16 hex digits, the same wherever the game
 /// stands in whatever file; empty for a game with no move or no named
 /// player, which has none.
 pub fn game_id(fingerprint: Option<u128>) -> String {
     fingerprint.map_or_else(String::new, |fp| format!("{:016x}", (fp >> 64) as u64))
-}
-
-/// A Result tag as a code: 1 + its place among the values PGN allows, 0
-/// for none or another value.
-fn result_code(result: &str) -> u32 {
-    RESULTS
-        .iter()
-        .position(|r| *r == result)
-        .map_or(0, |i| i as u32 + 1)
-}
-
-fn result_text(code: u32) -> &'static str {
-    (code as usize)
-        .checked_sub(1)
-        .and_then(|i| RESULTS.get(i))
-        .copied()
-        .unwrap_or("no result")
 }
 
 /// Writes both reports.
@@ -446,14 +280,12 @@ pub struct Report {
     edition: Edition,
     /// Which findings are reported.
     selection: Selection,
-    /// The first copy of each game seen, when copies are looked for.
-    copies: Option<Copies>,
+    /// The checks that need every game of the run.
+    pub across: AcrossGames,
     /// Counts so far.
     pub summary: Summary,
     /// The audit page's contents, when one is written (`--html`).
     pub page: Option<page::Page>,
-    /// The tournament's report file the games are matched to (`--trf`).
-    pub tournament: Option<tournament::TrfAudit>,
     /// `--baseline-update`: the baseline's rows still found, as this run
     /// writes them, then those it cannot judge.
     baseline_update: Option<csv::Writer<Box<dyn Write + Send>>>,
@@ -495,25 +327,18 @@ impl Report {
             raw,
             edition,
             selection: Selection::default(),
-            copies: None,
+            across: AcrossGames::default(),
             summary: Summary::default(),
             page: None,
-            tournament: None,
             baseline_update: None,
         })
     }
 
     /// Looks for copies of games across the run (`duplicate-game`) and
     /// at each game's place in its round. `limit`: the bytes their tables
-    /// keep in memory before writing part of them to disk (0: no limit),
-    /// an eighth of it for the rounds.
+    /// keep in memory before writing part of them to disk (0: no limit).
     pub fn find_duplicates(&mut self, limit: usize) {
-        let rounds = limit / 8;
-        self.copies = Some(Copies {
-            first: fingerprints::Fingerprints::with_limit(limit - rounds),
-            rounds: Rounds::with_limit(rounds),
-            ..Copies::default()
-        });
+        self.across.copies = Some(across::copies::Copies::with_limit(limit));
     }
 
     /// Writes the ratcheted baseline to `out` (`--baseline-update`): the
@@ -540,21 +365,21 @@ impl Report {
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
         let raw = self.raw;
         let file_name = file;
-        let mut across = match &mut self.copies {
-            Some(copies) => copies.see(game.fingerprint, file_name, number, game),
-            None => Vec::new(),
-        };
-        if let Some(tournament) = &mut self.tournament {
-            across.extend(tournament.game(&tournament::Game {
-                line: game.line,
-                white: &game.white,
-                black: &game.black,
-                round: &game.round,
-                result: &game.result,
-                players: &game.players,
-                expected: game.verdict.expected,
-            }));
-        }
+        let across = self.across.game(&across::Seen {
+            file,
+            number,
+            line: game.line,
+            fingerprint: game.fingerprint,
+            event: &game.event,
+            site: &game.site,
+            date: &game.date,
+            round: &game.round,
+            white: &game.white,
+            black: &game.black,
+            result: &game.result,
+            players: &game.players,
+            expected: game.verdict.expected,
+        });
         if game.findings.is_empty()
             && across.is_empty()
             && self.games.is_none()
@@ -680,13 +505,14 @@ impl Report {
         Ok(())
     }
 
-    /// The rows of the TRF itself and of its pairings no game matched
-    /// (`--trf`), after the games: `game` is 0, the line is the TRF's.
+    /// The run-wide checks' findings of no game, after the games: the rows
+    /// of the TRF itself and of its pairings no game matched (`--trf`),
+    /// where `game` is 0 and the line is the TRF's.
     pub fn write_tournament(&mut self) -> csv::Result<()> {
-        let Some(tournament) = &self.tournament else {
+        let findings = self.across.finish();
+        let Some(tournament) = &self.across.tournament else {
             return Ok(());
         };
-        let findings = tournament.finish();
         let counts = summary::TournamentCounts {
             file: tournament.name().to_owned(),
             name: tournament.event().to_owned(),
@@ -746,13 +572,8 @@ impl Report {
     /// counts the baseline's rows left unmatched: of this run's inputs and
     /// codes only, since the others cannot be judged.
     pub fn finish(&mut self) -> std::io::Result<()> {
-        if let Some(why) = self.copies.as_ref().and_then(|c| c.first.trouble.as_ref()) {
-            eprintln!(
-                "pgn-arbiter: the copies table could not use the disk ({why}); it was kept in memory, or its games on disk were not all looked up"
-            );
-        }
-        if let Some(why) = self.copies.as_ref().and_then(|c| c.rounds.trouble.as_ref()) {
-            eprintln!("pgn-arbiter: round tables under --memory-limit: {why}");
+        for why in self.across.trouble() {
+            eprintln!("pgn-arbiter: {why}");
         }
         let mut inputs: Vec<&str> = self
             .summary
@@ -760,7 +581,7 @@ impl Report {
             .iter()
             .map(|i| i.name.as_str())
             .collect();
-        if let Some(tournament) = &self.tournament {
+        if let Some(tournament) = &self.across.tournament {
             inputs.push(tournament.name());
         }
         let mut update = self.baseline_update.as_mut();

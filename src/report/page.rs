@@ -12,12 +12,10 @@
 
 use std::{collections::BTreeMap, fmt::Write as _};
 
-use super::{
-    summary::{Summary, TournamentCounts, counted},
-    tournament::Row,
-};
+use super::summary::{Summary, TournamentCounts, counted};
 use crate::{
     board::rules::Edition,
+    checks::across::tournament::Row,
     finding::{Finding, Kind, Severity},
     fix::Change,
     report::cell::CELL_MAX,

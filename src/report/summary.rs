@@ -70,7 +70,7 @@ pub struct TournamentCounts {
     pub file_problems: usize,
     /// Per round: pairings played, found, missing, and games matched to
     /// none.
-    pub rounds: Vec<super::tournament::RoundCount>,
+    pub rounds: Vec<crate::checks::across::tournament::RoundCount>,
 }
 
 /// What `--fix` changed in a run.

@@ -245,7 +245,7 @@ impl Outputs {
             report.page = Some(Default::default());
         }
         if let Some((name, tournament)) = &config.trf {
-            report.tournament = Some(report::tournament::TrfAudit::new(
+            report.across.tournament = Some(crate::checks::across::tournament::TrfAudit::new(
                 name.clone(),
                 tournament.clone(),
             ));

@@ -14,7 +14,6 @@ use std::{
 use crate::{
     checks::draws::history::History,
     checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
-    finding::{Finding, Kind},
     fix,
     read::input::{self, Input},
     read::lexer::{self, Lexed},
@@ -228,15 +227,7 @@ impl Worker {
             lexed: &self.lexed,
             after_tag_break: false,
         };
-        let finding = Finding::new(
-            Kind::GameTooLarge,
-            line,
-            format!(
-                "The game is larger than {} MiB ({} bytes read before giving up; an unclosed comment or junk?), so it is not checked; reading goes on at the next game that starts with a tag after a blank line.",
-                MAX_GAME_BYTES >> 20,
-                size
-            ),
-        );
+        let finding = checks::too_large(line, MAX_GAME_BYTES, size);
         let verdict = Verdict {
             plies: 0,
             moves: 0,
@@ -675,6 +666,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::finding::Kind;
 
     /// A small deterministic generator (xorshift), so failures reproduce.
     struct Rng(u64);

@@ -2,14 +2,14 @@
 //! report file, by round (the number before the dot of the Round tag) and
 //! players (FIDE ID tags first, then names with case, accents and
 //! transliteration folded, "Last, First" and "First Last" alike), never by
-//! board number; and at the end, each pairing the TRF says was played that
-//! no game matched. The writer sees every game in order, so it decides
-//! these findings.
+//! board number; and at the end, what is wrong with the TRF itself and
+//! each pairing it says was played that no game matched.
 
 use std::collections::{BTreeMap, HashMap};
 
 use shakmaty::{Color, KnownOutcome};
 
+use super::check::{Across, Seen};
 use crate::{
     checks::result_str,
     finding::{Finding, Kind},
@@ -89,25 +89,6 @@ pub struct Row {
     pub cells: Vec<(String, Cell)>,
 }
 
-/// What a game's row tells of it, for matching.
-pub struct Game<'a> {
-    /// Its first line.
-    pub line: u64,
-    /// White, Black, Round and Result tags.
-    pub white: &'a str,
-    /// Black tag.
-    pub black: &'a str,
-    /// Round tag.
-    pub round: &'a str,
-    /// Result tag.
-    pub result: &'a str,
-    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
-    /// BlackTitle.
-    pub players: &'a [String; 6],
-    /// The result the board decides, if it does.
-    pub expected: Option<KnownOutcome>,
-}
-
 /// One side of a game as its tags name it.
 struct Side<'a> {
     name: &'a str,
@@ -157,7 +138,7 @@ impl TrfAudit {
     }
 
     /// The findings of one game against the TRF.
-    pub fn game(&mut self, game: &Game<'_>) -> Vec<Finding> {
+    fn pairing(&mut self, game: &Seen<'_>) -> Vec<Finding> {
         let mut out = Vec::new();
         let line = game.line;
         let [
@@ -385,7 +366,7 @@ impl TrfAudit {
 
     /// The findings of the TRF itself and of the pairings no game matched,
     /// for the rows after the games.
-    pub fn finish(&self) -> Vec<Finding> {
+    fn unmatched(&self) -> Vec<Finding> {
         let mut out: Vec<Finding> = self
             .trf
             .problems
@@ -432,6 +413,17 @@ impl TrfAudit {
     /// How the TRF's rows name it.
     pub fn name(&self) -> &str {
         &self.name
+    }
+}
+
+impl Across for TrfAudit {
+    fn game(&mut self, game: &Seen<'_>, out: &mut Vec<Finding>) {
+        out.extend(self.pairing(game));
+    }
+
+    /// The TRF's own findings, at its lines.
+    fn finish(&mut self, out: &mut Vec<Finding>) {
+        out.extend(self.unmatched());
     }
 }
 
@@ -593,16 +585,22 @@ mod tests {
             String::new(),
             String::new(),
         ];
-        let game = Game {
+        let game = Seen {
+            file: "t.pgn",
+            number: 1,
             line: 1,
+            fingerprint: None,
+            event: "",
+            site: "",
+            date: "",
+            round,
             white,
             black,
-            round,
             result,
             players: &players,
             expected: None,
         };
-        audit.game(&game).into_iter().map(|f| f.kind).collect()
+        audit.pairing(&game).into_iter().map(|f| f.kind).collect()
     }
 
     #[test]
@@ -636,9 +634,9 @@ mod tests {
             codes(&mut a, "Alpha, A", "Beta, B", "2", "1-0", ""),
             [Kind::GameNotInTrf]
         );
-        assert!(a.finish().is_empty());
+        assert!(a.unmatched().is_empty());
         // Without its game, the pairing is missing; the bye needs none.
-        let missing: Vec<Kind> = audit().finish().into_iter().map(|f| f.kind).collect();
+        let missing: Vec<Kind> = audit().unmatched().into_iter().map(|f| f.kind).collect();
         assert_eq!(missing, [Kind::TrfGameMissing]);
     }
 

@@ -1,0 +1,48 @@
+//! What a run-wide check is: a game as it sees it (`Seen`), and the
+//! trait the writer calls it through (`Across`).
+
+use shakmaty::KnownOutcome;
+
+use crate::finding::Finding;
+
+/// A game as the run-wide checks see it: where it is, its tags (decoded)
+/// and what the board decided.
+#[derive(Debug, Clone, Copy)]
+pub struct Seen<'a> {
+    /// Its input's name.
+    pub file: &'a str,
+    /// Its number in that input.
+    pub number: u64,
+    /// Its first line.
+    pub line: u64,
+    /// Its fingerprint, when it can have one (`RawGame::fingerprint`).
+    pub fingerprint: Option<u128>,
+    /// Event tag.
+    pub event: &'a str,
+    /// Site tag.
+    pub site: &'a str,
+    /// Date tag.
+    pub date: &'a str,
+    /// Round tag.
+    pub round: &'a str,
+    /// White tag.
+    pub white: &'a str,
+    /// Black tag.
+    pub black: &'a str,
+    /// Result tag.
+    pub result: &'a str,
+    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
+    /// BlackTitle.
+    pub players: &'a [String; 6],
+    /// The result the board decides, if it does.
+    pub expected: Option<KnownOutcome>,
+}
+
+/// A check that decides its findings from the run's games together.
+pub trait Across {
+    /// One game, in input order: its findings go to `out`.
+    fn game(&mut self, game: &Seen<'_>, out: &mut Vec<Finding>);
+
+    /// After the last game: findings of no game (a row with game 0).
+    fn finish(&mut self, _out: &mut Vec<Finding>) {}
+}

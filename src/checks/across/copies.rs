@@ -1,0 +1,214 @@
+//! Copies of a game across the run (`duplicate-game`): the same players
+//! (names folded), start and movetext as an earlier game, in any input,
+//! by the game's fingerprint (`RawGame::fingerprint`). A game that is no
+//! copy is then placed in its round (`rounds`): a copy's place is its
+//! first's.
+
+use super::{
+    check::{Across, Seen},
+    fingerprints::{self, Fingerprints},
+    rounds::{self, Rounds},
+};
+use crate::{
+    checks::RESULTS,
+    finding::{Finding, Kind},
+};
+
+/// Every game seen so far, by fingerprint, and where each game is.
+#[derive(Debug, Default)]
+pub struct Copies {
+    /// The first copy of each game of the run, by fingerprint: its ordinal
+    /// among the games seen and its `Labels`.
+    first: Fingerprints,
+    /// Who played in which round, and which boards were taken.
+    rounds: Rounds,
+    /// Input names, by index.
+    files: Vec<String>,
+    /// Runs of games numbered one after the other in one input: the first
+    /// game's ordinal, the input's index and the game's number.
+    runs: Vec<(u64, u32, u64)>,
+    /// Games seen so far.
+    ordinal: u64,
+}
+
+/// Where a game was: "game 3 of this file", "game 3 of a.pgn".
+fn place(files: &[String], file_index: u32, here: u32, number: u64) -> String {
+    if file_index == here {
+        format!("game {number} of this file")
+    } else {
+        let name = files.get(file_index as usize).map_or("", String::as_str);
+        format!("game {number} of {name}")
+    }
+}
+
+impl Copies {
+    /// Tables that keep at most `limit` bytes in memory (0: no limit),
+    /// an eighth of it for the rounds, and write the rest to disk.
+    pub fn with_limit(limit: usize) -> Copies {
+        let rounds = limit / 8;
+        Copies {
+            first: Fingerprints::with_limit(limit - rounds),
+            rounds: Rounds::with_limit(rounds),
+            ..Copies::default()
+        }
+    }
+
+    /// What kept the tables from staying within their limit, if anything
+    /// did.
+    pub fn trouble(&self) -> Vec<String> {
+        let copies = self.first.trouble.as_ref().map(|why| {
+            format!(
+                "the copies table could not use the disk ({why}); it was kept in memory, or its games on disk were not all looked up"
+            )
+        });
+        let rounds = (self.rounds.trouble.as_ref())
+            .map(|why| format!("round tables under --memory-limit: {why}"));
+        copies.into_iter().chain(rounds).collect()
+    }
+
+    /// Where the game with this ordinal is: its input's index and number.
+    fn place_of(&self, ordinal: u64) -> (u32, u64) {
+        let at = self.runs.partition_point(|r| r.0 <= ordinal);
+        let (first, file, number) = self.runs[at.saturating_sub(1)];
+        (file, number + (ordinal - first))
+    }
+
+    /// The game's input as an index, and its ordinal, counted.
+    fn count(&mut self, file: &str, number: u64) -> (u32, u64) {
+        if self.files.last().is_none_or(|f| f != file) {
+            self.files.push(file.to_owned());
+        }
+        let here = u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX);
+        let ordinal = self.ordinal;
+        self.ordinal += 1;
+        if self.runs.last().is_none_or(|&(first, file, start)| {
+            file != here || number.checked_sub(ordinal - first) != Some(start)
+        }) {
+            self.runs.push((ordinal, here, number));
+        }
+        (here, ordinal)
+    }
+
+    /// The finding that a game is a copy of the one first seen with its
+    /// fingerprint.
+    fn copy(
+        &self,
+        game: &Seen<'_>,
+        here: u32,
+        labels: Labels,
+        first: fingerprints::Seen,
+    ) -> Finding {
+        let first_labels = Labels(first.labels);
+        let (file_index, first_game) = self.place_of(first.ordinal);
+        let where_ = place(&self.files, file_index, here, first_game);
+        let differ = labels.differing(first_labels);
+        let tags = match differ.as_slice() {
+            [] => String::new(),
+            [one] => format!(" Its {one} differs there."),
+            [init @ .., last] => format!(" Its {} and {last} differ there.", init.join(", ")),
+        };
+        let (result, first_result) = (labels.result(), first_labels.result());
+        let results = if first_result == result {
+            String::new()
+        } else {
+            format!(
+                " The results differ: {} there, {} here; which one counts is for the arbiter.",
+                result_text(first_result),
+                result_text(result)
+            )
+        };
+        Finding::new(
+            Kind::DuplicateGame,
+            game.line,
+            format!(
+                "This game has the same players (their names folded: case, accents, punctuation, word order), start and movetext as {where_}, which comes first.{tags}{results}"
+            ),
+        )
+    }
+}
+
+impl Across for Copies {
+    /// Records a game: the finding that it is a copy of an earlier one, or
+    /// else what is wrong with its place in its round. A game without a
+    /// fingerprint is only counted.
+    fn game(&mut self, game: &Seen<'_>, out: &mut Vec<Finding>) {
+        let (here, ordinal) = self.count(game.file, game.number);
+        let Some(fp) = game.fingerprint else {
+            return;
+        };
+        let labels = Labels::of(game);
+        let seen = fingerprints::Seen {
+            ordinal,
+            labels: labels.0,
+        };
+        if let Some(first) = self.first.first_or_keep(fp, seen) {
+            out.push(self.copy(game, here, labels, first));
+            return;
+        }
+        let at = rounds::Place {
+            file: here,
+            game: game.number,
+        };
+        let round = rounds::Game {
+            line: game.line,
+            event: game.event,
+            site: game.site,
+            date: game.date,
+            round: game.round,
+            white: game.white,
+            black: game.black,
+        };
+        let files = &self.files;
+        self.rounds
+            .see(at, &round, |p| place(files, p.file, here, p.game), out);
+    }
+}
+
+/// What tells a copy's record from the first: its Result tag as a code
+/// (3 bits), and 7 bits of hash of each of Event, Date and Round, in the 24
+/// bits the fingerprint table keeps. Equal hashes may hide a difference (1
+/// in 128), so only differences are stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Labels(u32);
+
+impl Labels {
+    const TAGS: [&str; 3] = ["Event", "Date", "Round"];
+
+    fn of(game: &Seen<'_>) -> Labels {
+        let mut packed = result_code(game.result);
+        for (i, value) in [game.event, game.date, game.round].into_iter().enumerate() {
+            let bits = (rounds::key(0, &[value.trim()]) & 0x7F) as u32;
+            packed |= bits << (3 + 7 * i);
+        }
+        Labels(packed)
+    }
+
+    fn result(self) -> u32 {
+        self.0 & 0x7
+    }
+
+    /// The tags whose values surely differ.
+    fn differing(self, other: Labels) -> Vec<&'static str> {
+        (0..3)
+            .filter(|i| (self.0 >> (3 + 7 * i)) & 0x7F != (other.0 >> (3 + 7 * i)) & 0x7F)
+            .map(|i| Labels::TAGS[i])
+            .collect()
+    }
+}
+
+/// A Result tag as a code: 1 + its place among the values PGN allows, 0
+/// for none or another value.
+fn result_code(result: &str) -> u32 {
+    RESULTS
+        .iter()
+        .position(|r| *r == result)
+        .map_or(0, |i| i as u32 + 1)
+}
+
+fn result_text(code: u32) -> &'static str {
+    (code as usize)
+        .checked_sub(1)
+        .and_then(|i| RESULTS.get(i))
+        .copied()
+        .unwrap_or("no result")
+}

@@ -1,0 +1,59 @@
+//! Checks that need every game of the run: copies of a game (`copies`),
+//! players and boards given twice in a round (`rounds`), and the games
+//! against the tournament's report file (`tournament`, `--trf`). The
+//! writer gives each game, in input order, to every one of them
+//! (`Across::game`), and calls `Across::finish` once after the last.
+
+use crate::finding::Finding;
+
+mod check;
+pub mod copies;
+mod fingerprints;
+pub mod rounds;
+pub mod tournament;
+
+pub use self::check::{Across, Seen};
+
+/// The run-wide checks of a run.
+#[derive(Debug, Default)]
+pub struct AcrossGames {
+    /// Copies and rounds (none with `--no-duplicates`).
+    pub copies: Option<copies::Copies>,
+    /// The games against the TRF (`--trf`).
+    pub tournament: Option<tournament::TrfAudit>,
+}
+
+impl AcrossGames {
+    /// The checks that look at a game, in the order they do.
+    fn each(&mut self) -> impl Iterator<Item = &mut dyn Across> {
+        let copies = self.copies.as_mut().map(|c| c as &mut dyn Across);
+        let tournament = self.tournament.as_mut().map(|t| t as &mut dyn Across);
+        copies.into_iter().chain(tournament)
+    }
+
+    /// One game's run-wide findings, in input order.
+    pub fn game(&mut self, game: &Seen<'_>) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for check in self.each() {
+            check.game(game, &mut out);
+        }
+        out
+    }
+
+    /// The findings of no game, after the last.
+    pub fn finish(&mut self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for check in self.each() {
+            check.finish(&mut out);
+        }
+        out
+    }
+
+    /// What kept a table from staying within `--memory-limit`.
+    pub fn trouble(&self) -> Vec<String> {
+        self.copies
+            .as_ref()
+            .map(copies::Copies::trouble)
+            .unwrap_or_default()
+    }
+}
