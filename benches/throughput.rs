@@ -11,9 +11,10 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgn_arbiter::{
     board::replay,
     checks::draws::history::History,
+    read::blocks::Block,
     read::lexer::{self, Lexed},
     read::tags::Tags,
-    run::pipeline::{Block, Worker},
+    run::pipeline::Worker,
 };
 use shakmaty::Chess;
 

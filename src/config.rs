@@ -11,15 +11,12 @@ use crate::{
     board::winnable::Search,
     cli::{Cli, FailOn, Rules, WinnabilitySearch},
     finding::Severity,
+    output::{self, Output, corrected},
     read::{
         input::{self, Input},
         shard,
     },
-    run::{
-        fixed,
-        output::{self, Output},
-    },
-    selection::Selection,
+    report::Selection,
 };
 
 /// Everything a run needs to know.
@@ -73,7 +70,7 @@ pub struct Config {
     /// Count games and lines instead of auditing (`--count`).
     pub count: bool,
     /// The tournament report file (`--trf`), as named and as read.
-    pub trf: Option<(String, crate::trf::Tournament)>,
+    pub trf: Option<(String, crate::read::trf::Tournament)>,
 }
 
 impl Config {
@@ -157,7 +154,7 @@ impl Config {
             "fix": cli.fix.as_ref().map(|p| p.display().to_string()),
             "jobs": jobs,
         });
-        let usage = |e: crate::selection::SelectionError| UsageError(e.to_string());
+        let usage = |e: crate::report::selection::SelectionError| UsageError(e.to_string());
         let mut selection =
             Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(usage)?;
         if let Some(path) = &cli.baseline {
@@ -179,7 +176,7 @@ impl Config {
         };
         let trf = match &cli.trf {
             Some(path) => {
-                let tournament = crate::trf::load(path)
+                let tournament = crate::read::trf::load(path)
                     .map_err(|e| UsageError(format!("--trf {}: {e}", path.display())))?;
                 Some((path.display().to_string(), tournament))
             }
@@ -238,7 +235,7 @@ impl Config {
         let fix = cli
             .fix
             .as_deref()
-            .map(|out| fixed::plan(&inputs, &read, out, &reports))
+            .map(|out| corrected::plan(&inputs, &read, out, &reports))
             .transpose()
             .map_err(UsageError)?;
         Ok(Config {

@@ -1,22 +1,28 @@
 //! pgn-arbiter audits PGN chess archives.
 //!
-//! The modules in the order a game meets them:
+//! The stages in the order a game meets them; a stage imports only itself
+//! and earlier ones (`tests/modules.rs`: `stages_depend_forward_only`):
 //!
-//! - `cli`, `config`: the command line, checked once into a `Config`.
-//! - `read`: `read::input` opens the bytes (directory walk, decompression by
-//!   magic bytes, UTF-16, lone carriage returns); `read::pgn` (the only
-//!   module that knows pgn-reader) finds where games start, so that
-//!   `run::pipeline` can cut blocks of whole games; `read::lexer` reads each
-//!   game the way pgn-reader does and says where every tag and move is,
-//!   filling `read::tags` and giving a `read::game::RawGame`;
+//! - `read`: from bytes to games. `read::input` opens the bytes (directory
+//!   walk, decompression by magic bytes, UTF-16, lone carriage returns);
+//!   `read::blocks` cuts them into blocks of whole games for the workers;
+//!   `read::lexer` reads each game the way pgn-reader does (`read::pgn`,
+//!   the only module that knows pgn-reader, holds it to that) and says
+//!   where every tag and move is, filling `read::tags` and giving a
+//!   `read::game::RawGame`; `read::notation` reads a move token's text;
 //!   `read::frames` lists a zstd file's frames and `read::shard` reads the
-//!   games that start in a range of frames or bytes (a shard).
+//!   games that start in a range of frames or bytes (a shard);
+//!   `read::trf` reads a tournament's report file (TRF) with what is wrong
+//!   with it located. `read`'s map says where a game starts, and why in
+//!   four ways.
 //! - `board`: facts from the board, without findings: `board::san` and
 //!   `board::lenient` resolve moves (strictly, then by a plain reading),
 //!   `board::replay` plays the mainline and tells an observer each ply,
 //!   `board::variations` replays the variations, `board::rules` holds the
 //!   editions and the one table of citations, `board::winnable` says
 //!   whether a side can still mate.
+//! - `finding`: the kinds of finding (code, severity, what each rests on)
+//!   and one finding's place in its game.
 //! - `checks`: judges the game, one module per rule area, each deciding its
 //!   findings (below); `checks::verdict` holds what they share, and
 //!   `checks::draws::history` the positions the draw rules need.
@@ -24,22 +30,21 @@
 //!   (copies, rounds, the games against a TRF), behind one trait
 //!   (`checks::across::Across`) that the writer calls with each game in
 //!   input order and once at the end.
-//! - `finding`: the kinds of finding (code, severity, what each rests on)
-//!   and one finding's place in its game.
-//! - `trf`: FIDE's Tournament Report File, read with what is wrong with
-//!   it located (`checks::across::tournament` builds on it).
 //! - `fix`: `--fix`, a game written back with the corrections its findings
-//!   justify, each explained by a comment (`run::fixed` writes the copies).
-//! - `selection`, `report`: which findings are reported (`--select`,
-//!   `--ignore`, `--baseline`), both CSV reports in input order with
-//!   spreadsheet-safe cells (`report::cell`), the counts
+//!   justify, each explained by a comment.
+//! - `report`: which findings are reported (`report::selection`:
+//!   `--select`, `--ignore`, `--baseline`), both CSV reports in input
+//!   order with spreadsheet-safe cells (`report::cell`), the counts
 //!   (`report::summary`) and the audit page (`report::page`, `--html`).
 //!   The report decides no finding: it writes what `checks` decided.
+//! - `output`: where outputs go, each put in place only when the run
+//!   completes and never over an input; `output::corrected`, where each
+//!   input's corrected copy (`--fix`) goes.
+//! - `cli`, `config`: the command line, checked once into a `Config`.
 //! - `run`: the run itself (`run::run`: outputs opened, the sink that
 //!   writes in input order, the end with the exit status), the reader
-//!   thread, the workers and the ordered writer
-//!   (`run::pipeline`), report files put in place only when the run
-//!   completes and never over an input (`run::output`), the progress bar.
+//!   thread, the workers and the ordered writer (`run::pipeline`), the
+//!   progress bar.
 //!
 //! Where each finding is decided (a test holds this list to the code):
 //!
@@ -87,11 +92,10 @@ pub mod cli;
 pub mod config;
 pub mod finding;
 pub mod fix;
+pub mod output;
 pub mod read;
 pub mod report;
 pub mod run;
-pub mod selection;
-pub mod trf;
 
 #[cfg(test)]
 mod testing;

@@ -226,6 +226,45 @@ fn no_module_imports_a_module_that_imports_it() {
     assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
 }
 
+/// The stages of `src/`, in the order a game meets them: a module may
+/// import its own stage and earlier ones, never a later one.
+const STAGES: [&str; 10] = [
+    "read", "board", "finding", "checks", "fix", "report", "output", "cli", "config", "run",
+];
+
+/// Every top-level module is a stage, and no module imports a later stage
+/// (a test module may: it is left out).
+#[test]
+fn stages_depend_forward_only() {
+    let all = modules();
+    let stage = |name: &str| {
+        let top = name.split("::").next().unwrap();
+        STAGES
+            .iter()
+            .position(|s| *s == top)
+            .unwrap_or_else(|| panic!("{top} is in no stage of STAGES"))
+    };
+    let mut backward = Vec::new();
+    for (name, code) in &all {
+        // Test helpers are compiled into tests only.
+        if name == "testing" {
+            continue;
+        }
+        for used in refers_to(name, code, &all) {
+            if stage(&used) > stage(name) {
+                backward.push(format!("{name} imports {used}"));
+            }
+        }
+    }
+    assert!(
+        backward.is_empty(),
+        "later stages imported:\n{}",
+        backward.join("\n")
+    );
+    // It does see an import across stages.
+    assert!(refers_to("run::pipeline", &all["run::pipeline"], &all).contains("read::blocks"));
+}
+
 /// `lib.rs` names the one file that decides each finding code: every code
 /// is named once, and the file names the kind (outside its tests).
 #[test]

@@ -8,11 +8,7 @@ use shakmaty::{
     san::{San, SanError, SanPlus, Suffix},
 };
 
-use crate::{
-    board::lenient::{self, Form},
-    finding::Listed,
-    read::lexer::SanToken,
-};
+use crate::{board::lenient, read::lexer::SanToken, read::listed::Listed, read::notation::Form};
 
 /// What a replay tells, ply by ply, to whoever keeps the positions (the
 /// draw rules' `History`). Taken as `&mut impl Observer`, so a replay with
@@ -242,7 +238,7 @@ pub fn side(color: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{finding::MAX_LISTED, read::lexer::Lexed};
+    use crate::read::{lexer::Lexed, listed::MAX_LISTED};
 
     #[test]
     fn false_en_passant_marks_past_the_list_are_counted() {

@@ -10,7 +10,7 @@
 //! mainline to each branch point.
 //!
 //! Inside a variation a token is read as in the mainline: SAN, else a plain
-//! reading (`lenient::read_token`), and a move is resolved by
+//! reading (`read::notation::read_token`), and a move is resolved by
 //! `lenient::resolve`. Non-standard forms are accepted there without a
 //! finding (analysis is not the record), and `--` is a null move, as
 //! annotators write one to show a threat. A line stops being checked at its
@@ -25,8 +25,8 @@ use shakmaty::{
 
 use crate::{
     board::lenient,
-    finding::Listed,
     read::lexer::{SanToken, Variations, en_passant_mark, is_token_end},
+    read::listed::Listed,
 };
 
 /// Variations nested deeper than this are not checked (and say so).
@@ -296,7 +296,7 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
                 let token = &bytes[i..token_end];
                 let san = match SanPlus::from_ascii_prefix(&bytes[i..end]) {
                     Ok((san, n)) if i + n == token_end => Some(san),
-                    _ => lenient::read_token(token).map(|(san, _)| san),
+                    _ => crate::read::notation::read_token(token).map(|(san, _)| san),
                 };
                 let problem = match san {
                     Some(san) => current.play(san.san).and_then(|problem| {

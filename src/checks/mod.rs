@@ -333,7 +333,7 @@ mod tests {
     fn against_trf(trf: &str, game: Option<(&str, &str, &str, &str, &str)>) -> Vec<Kind> {
         use across::Across;
         let mut audit =
-            across::tournament::TrfAudit::new("t.trf".to_owned(), crate::trf::read(trf));
+            across::tournament::TrfAudit::new("t.trf".to_owned(), crate::read::trf::read(trf));
         let mut out = Vec::new();
         if let Some((white, black, round, result, elo)) = game {
             let players = [

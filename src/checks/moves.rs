@@ -12,9 +12,10 @@ use crate::{
     board::lenient,
     board::replay::{self, Failure, Replay},
     board::variations::{self, Problem},
-    finding::{Finding, Kind, MAX_LISTED, MoveRef},
+    finding::{Finding, Kind, MoveRef},
     read::game::RawGame,
     read::lexer::{Oddity, SanToken, StopKind},
+    read::listed::MAX_LISTED,
 };
 
 fn move_ref(game: &RawGame<'_>, before: &Chess, index: usize, start: usize, end: usize) -> MoveRef {
@@ -318,7 +319,7 @@ fn whole_variation(problem: Problem) -> Option<(Kind, String)> {
 /// is not the game, so these are warnings of their own codes.
 pub fn check_variations(
     game: &RawGame<'_>,
-    issues: &crate::finding::Listed<variations::Issue>,
+    issues: &crate::read::listed::Listed<variations::Issue>,
     findings: &mut Vec<Finding>,
 ) {
     for issue in issues.listed() {

@@ -3,8 +3,9 @@
 //! (PGN 8.1.1.7).
 
 use crate::{
-    finding::{Finding, Kind, MAX_LISTED},
+    finding::{Finding, Kind},
     read::game::{RawGame, excerpt},
+    read::listed::MAX_LISTED,
 };
 
 /// The results PGN allows in the Result tag.

@@ -18,7 +18,7 @@ use std::{
     path::{Component, Path, PathBuf},
 };
 
-use super::output::{self, Commit, Opened, Output, Pending};
+use super::{self as output, Commit, Opened, Output, Pending};
 use crate::{
     read::input::{Input, Source, identity},
     report::GameResult,

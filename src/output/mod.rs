@@ -1,5 +1,6 @@
-//! Where reports go, and the promise that a report file is whole or not
-//! there at all.
+//! Where outputs go, and the promise that an output file is whole or not
+//! there at all: the reports (here) and the corrected copies of `--fix`
+//! (`corrected`).
 //!
 //! A report file is written to a temporary file beside its target
 //! (`.NAME.XXXXXX.partial`, in the same directory so that the final rename
@@ -9,6 +10,8 @@
 //! anything is opened, `check` refuses a report path that is an input (the
 //! same file by device and inode, through symlinks), that names a PGN file,
 //! or that both reports share.
+
+pub mod corrected;
 
 use std::{
     fs::{self, File},

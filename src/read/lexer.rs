@@ -26,9 +26,11 @@
 //! one line only.
 
 use crate::{
-    board::lenient::{self, Form},
-    finding::Listed,
-    read::tags::Tags,
+    read::listed::Listed,
+    read::{
+        notation::{self, Form},
+        tags::Tags,
+    },
 };
 use shakmaty::{
     Color, KnownOutcome, Outcome,
@@ -47,7 +49,7 @@ pub struct SanToken {
     /// End of the token (exclusive).
     pub end: usize,
     /// How the token departs from standard SAN, when the lexer read it by
-    /// a plain reading (`board::lenient::read_token`).
+    /// a plain reading (`read::notation::read_token`).
     pub form: Option<Form>,
     /// Whether `e.p.` follows it.
     pub ep_mark: bool,
@@ -963,11 +965,11 @@ impl Lexed {
     }
 
     /// A token pgn-reader skips: read as it plainly means when it has a
-    /// plain reading (`board::lenient::read_token`), else the first unreadable
+    /// plain reading (`read::notation::read_token`), else the first unreadable
     /// token. Either way the cursor moves past it.
     #[cold]
     fn lenient_or_unreadable(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize, end: usize) {
-        match lenient::read_token(cur.bytes.get(start..end).unwrap_or_default()) {
+        match notation::read_token(cur.bytes.get(start..end).unwrap_or_default()) {
             Some((san, form)) => self.san(san, line, start, end, Some(form)),
             None => self.unreadable_token(line, start, end),
         }

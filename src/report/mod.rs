@@ -15,15 +15,16 @@ use crate::{
     },
     finding::{Finding, Severity},
     read::game::{RawGame, decode},
-    selection::Selection,
 };
 
 pub mod cell;
 pub mod page;
+pub mod selection;
 pub mod summary;
 
 pub use self::{
     cell::{CELL_MAX, cell},
+    selection::Selection,
     summary::{FixCounts, InputCounts, Summary},
 };
 
@@ -412,7 +413,7 @@ impl Report {
             }
             let raw_ply = f.mv.as_ref().map(|m| m.ply);
             let raw_san = f.mv.as_ref().map_or("", |m| m.san.as_str());
-            let at = crate::selection::Place {
+            let at = selection::Place {
                 file: file_name,
                 game: number,
                 game_id: &id,
@@ -525,7 +526,7 @@ impl Report {
         }
         self.summary.tournament = Some(counts);
         let file = cell(tournament.name(), self.raw).into_owned();
-        let at = crate::selection::Place {
+        let at = selection::Place {
             file: tournament.name(),
             game: 0,
             game_id: "",

@@ -165,7 +165,7 @@ impl Page {
         }
         out.push_str("</tr></thead>\n<tbody>\n");
         for row in rows.iter().take(MAX_TABLE_PLAYERS) {
-            let points = row.points.map_or(String::new(), crate::trf::shown);
+            let points = row.points.map_or(String::new(), crate::read::trf::shown);
             let _ = write!(
                 out,
                 "<tr><td class=\"n\">{}</td><td>{} {}</td><td class=\"n\">{}</td><td class=\"n\">{points}</td>",

@@ -3,8 +3,6 @@
 //! completes (`output`), the progress bar, the summary, and the exit
 //! status.
 
-pub mod fixed;
-pub mod output;
 pub mod pipeline;
 pub mod progress;
 
@@ -14,7 +12,8 @@ use std::{
     time::Instant,
 };
 
-use self::{output::Output, pipeline::Checked};
+use self::pipeline::Checked;
+use crate::output::{self, Output, corrected};
 use crate::{
     checks,
     config::Config,
@@ -65,7 +64,7 @@ pub fn audit_bytes(
     let mut worker = pipeline::Worker::new(judging, true);
     let mut number = 0;
     let mut failed = None;
-    pipeline::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
+    crate::read::blocks::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
         worker.check(piece, &mut |checked| {
             if let Checked::Games { games, .. } = checked {
                 for game in &games {
@@ -93,9 +92,9 @@ pub fn audit_bytes(
 pub fn fix_bytes(data: &[u8], judging: checks::Judging) -> io::Result<(Vec<u8>, u64, u64)> {
     let mut opened = input::decode(Box::new(io::Cursor::new(data.to_vec())))?;
     let mut worker = pipeline::Worker::new(judging, false);
-    worker.fix = Some(Arc::new(crate::selection::Selection::default()));
+    worker.fix = Some(Arc::new(crate::report::selection::Selection::default()));
     let (mut copy, mut games, mut too_large) = (Vec::new(), 0, 0);
-    pipeline::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
+    crate::read::blocks::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
         worker.check(piece, &mut |checked| {
             if let Checked::Games {
                 games: part,
@@ -279,7 +278,7 @@ struct Sink<'a> {
     /// Why the report could not be written.
     write_error: Option<csv::Error>,
     /// `--fix`: the corrected copies.
-    fix: Option<fixed::FixFiles>,
+    fix: Option<corrected::FixFiles>,
     /// Why a corrected copy could not be written.
     fix_error: Option<io::Error>,
 }
@@ -443,15 +442,15 @@ fn count(config: &Config) -> Status {
             inner: &mut *opened.reader,
             lines: 0,
         };
-        pipeline::read_stream(0, &mut reader, 0, &mut |piece| {
+        crate::read::blocks::read_stream(0, &mut reader, 0, &mut |piece| {
             match piece {
-                pipeline::Piece::Block(block) => games += worker.count_games(&block),
-                pipeline::Piece::TooLarge { .. } => games += 1,
-                pipeline::Piece::Problem { message, .. } => {
+                crate::read::blocks::Piece::Block(block) => games += worker.count_games(&block),
+                crate::read::blocks::Piece::TooLarge { .. } => games += 1,
+                crate::read::blocks::Piece::Problem { message, .. } => {
                     eprintln!("pgn-arbiter: {}: {message}", input.name);
                     failed = true;
                 }
-                pipeline::Piece::InputDone(_) => {}
+                crate::read::blocks::Piece::InputDone(_) => {}
             }
             true
         });
@@ -498,7 +497,7 @@ pub fn run(config: &Config) -> Status {
         begun: 0,
         failed: None,
         write_error: None,
-        fix: config.fix.clone().map(fixed::FixFiles::new),
+        fix: config.fix.clone().map(corrected::FixFiles::new),
         fix_error: None,
     };
     if config.fix.is_some() {
@@ -551,7 +550,7 @@ pub fn run(config: &Config) -> Status {
 /// status when an output could not be written.
 fn put_in_place(
     commit: output::Commit,
-    fix: io::Result<Option<fixed::FixFiles>>,
+    fix: io::Result<Option<corrected::FixFiles>>,
     nothing: bool,
     problems: u64,
     to_file: bool,
@@ -614,7 +613,7 @@ fn finish(
     config: &Config,
     outputs: Outputs,
     write_error: Option<csv::Error>,
-    fix: io::Result<Option<fixed::FixFiles>>,
+    fix: io::Result<Option<corrected::FixFiles>>,
     started: Instant,
 ) -> Status {
     let Outputs {

@@ -13,8 +13,10 @@ use super::check::{Across, Seen};
 use crate::{
     checks::result_str,
     finding::{Finding, Kind},
-    read::game::fold_name,
-    trf::{Colour, Outcome, Player, Score, Tournament, Trouble},
+    read::{
+        game::fold_name,
+        trf::{Colour, Outcome, Player, Score, Tournament, Trouble},
+    },
 };
 
 /// The TRF, indexed for matching, and the pairings matched so far.
@@ -566,7 +568,7 @@ mod tests {
             line(3, "Gamma, C", 2200, "1.0", "   0 - U"),
         ]
         .join("\n");
-        TrfAudit::new("t.trf".to_owned(), crate::trf::read(&text))
+        TrfAudit::new("t.trf".to_owned(), crate::read::trf::read(&text))
     }
 
     fn codes(
