@@ -97,83 +97,21 @@ pub struct UsageError(pub String);
 impl Config {
     /// Validates the command line.
     pub fn from_cli(cli: Cli) -> Result<Config, UsageError> {
-        let mut paths = cli.inputs;
-        if paths.is_empty() {
-            if io::stdin().is_terminal() {
-                return Err(UsageError(
-                    "no input: name PGN files or directories, or pipe PGN into standard input (see --help)".into(),
-                ));
-            }
-            paths.push(PathBuf::from("-"));
-        }
-        if paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
-            return Err(UsageError(
-                "standard input ('-') can be read only once".into(),
-            ));
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let jobs = match cli.jobs {
-            Some(0) => return Err(UsageError("--jobs must be at least 1".into())),
-            Some(n) => n,
-            None => cores,
-        };
-        // More threads than cores only costs memory; a typo such as
-        // `-j 100000` must not start that many.
-        let jobs = if jobs > cores * MAX_JOBS_PER_CORE {
-            eprintln!(
-                "pgn-arbiter: --jobs {jobs} is more than {MAX_JOBS_PER_CORE} per core; using {}",
-                cores * MAX_JOBS_PER_CORE
-            );
-            cores * MAX_JOBS_PER_CORE
-        } else {
-            jobs
-        };
+        let paths = paths(&cli)?;
+        let jobs = jobs(cli.jobs)?;
         let fail_on = match cli.fail_on {
             FailOn::Error => Some(Severity::Error),
             FailOn::Warning => Some(Severity::Warning),
             FailOn::Info => Some(Severity::Info),
             FailOn::Never => None,
         };
-        let options = serde_json::json!({
-            "select": cli.select,
-            "ignore": cli.ignore,
-            "baseline": cli.baseline.as_ref().map(|p| p.display().to_string()),
-            "fail_on": format!("{:?}", cli.fail_on).to_lowercase(),
-            "winnability": format!("{:?}", cli.winnability).to_lowercase(),
-            "no_variations": cli.no_variations,
-            "strict_tags": cli.strict_tags,
-            "no_duplicates": cli.no_duplicates,
-            "memory_limit": cli.memory_limit,
-            "raw_csv": cli.raw_csv,
-            "trf": cli.trf.as_ref().map(|p| p.display().to_string()),
-            "zstd_frames": cli.zstd_frames,
-            "bytes": cli.bytes,
-            "game_offset": cli.game_offset,
-            "line_offset": cli.line_offset,
-            "html": cli.html.as_ref().map(|p| p.display().to_string()),
-            "fix": cli.fix.as_ref().map(|p| p.display().to_string()),
-            "jobs": jobs,
-        });
+        let options = options(&cli, jobs);
         let usage = |e: crate::report::selection::SelectionError| UsageError(e.to_string());
         let mut selection =
             Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(usage)?;
         if let Some(path) = &cli.baseline {
             selection = selection.with_baseline(path).map_err(usage)?;
         }
-        let (mut inputs, notes) = input::expand(&paths, cli.follow);
-        for note in notes {
-            eprintln!("pgn-arbiter: {note}");
-        }
-        let range = match (&cli.zstd_frames, &cli.bytes) {
-            (Some(text), _) => Some(
-                shard::Range::parse_frames(text)
-                    .map_err(|e| UsageError(format!("--zstd-frames {e}")))?,
-            ),
-            (_, Some(text)) => Some(
-                shard::Range::parse_bytes(text).map_err(|e| UsageError(format!("--bytes {e}")))?,
-            ),
-            _ => None,
-        };
         let trf = match &cli.trf {
             Some(path) => {
                 let tournament = crate::read::trf::load(path)
@@ -182,23 +120,7 @@ impl Config {
             }
             None => None,
         };
-        let one_file = match &inputs[..] {
-            [
-                Input {
-                    source: input::Source::File(path),
-                    ..
-                },
-            ] => Some(path.clone()),
-            _ => None,
-        };
-        if (range.is_some() || cli.game_offset > 0 || cli.line_offset > 0) && one_file.is_none() {
-            return Err(UsageError(
-                "--zstd-frames, --bytes, --game-offset and --line-offset take exactly one INPUT, a file".into(),
-            ));
-        }
-        if let (Some(range), Some(path), Some(input)) = (range, one_file, inputs.first_mut()) {
-            input.source = input::Source::Shard(path, range);
-        }
+        let inputs = inputs(&cli, &paths)?;
         let findings = cli.findings.map_or(Output::Stdout, Output::from_path);
         let games = cli.games.map(Output::from_path);
         let summary = cli.summary.map(Output::from_path);
@@ -273,4 +195,107 @@ impl Config {
             trf,
         })
     }
+}
+
+/// Worker threads: `--jobs`, else every core; at most `MAX_JOBS_PER_CORE`
+/// a core.
+fn jobs(requested: Option<usize>) -> Result<usize, UsageError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = match requested {
+        Some(0) => return Err(UsageError("--jobs must be at least 1".into())),
+        Some(n) => n,
+        None => cores,
+    };
+    // More threads than cores only costs memory; a typo such as
+    // `-j 100000` must not start that many.
+    let jobs = if jobs > cores * MAX_JOBS_PER_CORE {
+        eprintln!(
+            "pgn-arbiter: --jobs {jobs} is more than {MAX_JOBS_PER_CORE} per core; using {}",
+            cores * MAX_JOBS_PER_CORE
+        );
+        cores * MAX_JOBS_PER_CORE
+    } else {
+        jobs
+    };
+    Ok(jobs)
+}
+
+/// The options as the summary's `options` records them.
+fn options(cli: &Cli, jobs: usize) -> serde_json::Value {
+    serde_json::json!({
+        "select": cli.select,
+        "ignore": cli.ignore,
+        "baseline": cli.baseline.as_ref().map(|p| p.display().to_string()),
+        "fail_on": format!("{:?}", cli.fail_on).to_lowercase(),
+        "winnability": format!("{:?}", cli.winnability).to_lowercase(),
+        "no_variations": cli.no_variations,
+        "strict_tags": cli.strict_tags,
+        "no_duplicates": cli.no_duplicates,
+        "memory_limit": cli.memory_limit,
+        "raw_csv": cli.raw_csv,
+        "trf": cli.trf.as_ref().map(|p| p.display().to_string()),
+        "zstd_frames": cli.zstd_frames,
+        "bytes": cli.bytes,
+        "game_offset": cli.game_offset,
+        "line_offset": cli.line_offset,
+        "html": cli.html.as_ref().map(|p| p.display().to_string()),
+        "fix": cli.fix.as_ref().map(|p| p.display().to_string()),
+        "jobs": jobs,
+    })
+}
+
+/// The paths named, or standard input when none are and it is not a
+/// terminal.
+fn paths(cli: &Cli) -> Result<Vec<PathBuf>, UsageError> {
+    let mut paths = cli.inputs.clone();
+    if paths.is_empty() {
+        if io::stdin().is_terminal() {
+            return Err(UsageError(
+                "no input: name PGN files or directories, or pipe PGN into standard input (see --help)".into(),
+            ));
+        }
+        paths.push(PathBuf::from("-"));
+    }
+    if paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+        return Err(UsageError(
+            "standard input ('-') can be read only once".into(),
+        ));
+    }
+    Ok(paths)
+}
+
+/// The inputs: directories walked, and a shard's range on its one file.
+fn inputs(cli: &Cli, paths: &[PathBuf]) -> Result<Vec<Input>, UsageError> {
+    let (mut inputs, notes) = input::expand(paths, cli.follow);
+    for note in notes {
+        eprintln!("pgn-arbiter: {note}");
+    }
+    let range = match (&cli.zstd_frames, &cli.bytes) {
+        (Some(text), _) => Some(
+            shard::Range::parse_frames(text)
+                .map_err(|e| UsageError(format!("--zstd-frames {e}")))?,
+        ),
+        (_, Some(text)) => {
+            Some(shard::Range::parse_bytes(text).map_err(|e| UsageError(format!("--bytes {e}")))?)
+        }
+        _ => None,
+    };
+    let one_file = match &inputs[..] {
+        [
+            Input {
+                source: input::Source::File(path),
+                ..
+            },
+        ] => Some(path.clone()),
+        _ => None,
+    };
+    if (range.is_some() || cli.game_offset > 0 || cli.line_offset > 0) && one_file.is_none() {
+        return Err(UsageError(
+            "--zstd-frames, --bytes, --game-offset and --line-offset take exactly one INPUT, a file".into(),
+        ));
+    }
+    if let (Some(range), Some(path), Some(input)) = (range, one_file, inputs.first_mut()) {
+        input.source = input::Source::Shard(path, range);
+    }
+    Ok(inputs)
 }

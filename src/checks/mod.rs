@@ -305,6 +305,78 @@ mod tests {
 
     const TAGS: &str = "[Event \"e\"]\n[Result \"1-0\"]\n";
 
+    /// The run-wide kinds, each from the smallest run that shows it.
+    fn run_wide_kinds(seen: &mut Vec<Kind>) {
+        // Run-wide codes: the smallest runs that show them.
+        for (pgn, kind) in [
+            (
+                "[White \"A\"]\n\n1. e4 *\n\n[White \"A\"]\n\n1. e4 *",
+                Kind::DuplicateGame,
+            ),
+            (
+                "[Event \"E\"][Round \"1\"][White \"M\"][Black \"A\"]\n\n1. e4 *\n\n\
+                 [Event \"E\"][Round \"1\"][White \"B\"][Black \"M\"]\n\n1. e4 *",
+                Kind::PlayerTwiceInRound,
+            ),
+            (
+                "[Event \"E\"][Round \"1.1\"][White \"A\"][Black \"B\"]\n\n1. e4 *\n\n\
+                 [Event \"E\"][Round \"1.2\"][White \"C\"][Black \"D\"]\n\n1. e4 *\n\n\
+                 [Event \"E\"][Round \"1.1\"][White \"E\"][Black \"F\"]\n\n1. e4 *",
+                Kind::DuplicateBoard,
+            ),
+        ] {
+            assert!(run_wide(pgn).contains(&kind), "{kind}: {pgn:?}");
+            seen.push(kind);
+        }
+        // Against a TRF: Alpha (1) beat Beta (2) with White in round 1.
+        let row = |rank: u16, name: &str, points: &str, round: &str| {
+            format!(
+                "001 {rank:>4}      {name:<33} 2400 GER {:>11} 2000/01/01 {points:>4} {rank:>4}  {round}",
+                100 + rank
+            )
+        };
+        let trf = [
+            row(1, "Alpha, A", "1.0", "   2 w 1"),
+            row(2, "Beta, B", "0.0", "   1 b 0"),
+        ];
+        for (lines, game, kind) in [
+            (vec!["XXS nonsense".to_owned()], None, Kind::TrfInvalid),
+            (
+                vec![trf[0].clone(), row(2, "Beta, B", "0.0", "   1 b 1")],
+                None,
+                Kind::TrfInconsistent,
+            ),
+            (trf.to_vec(), None, Kind::TrfGameMissing),
+            (
+                trf.to_vec(),
+                Some(("Alpha, A", "Beta, B", "2", "1-0", "")),
+                Kind::GameNotInTrf,
+            ),
+            (
+                trf.to_vec(),
+                Some(("Alpha, A", "Beta, B", "1", "0-1", "")),
+                Kind::TrfResultMismatch,
+            ),
+            (
+                trf.to_vec(),
+                Some(("Beta, B", "Alpha, A", "1", "0-1", "")),
+                Kind::TrfColourMismatch,
+            ),
+            (
+                trf.to_vec(),
+                Some(("Alpha, A", "Beta, B", "1", "1-0", "2399")),
+                Kind::TrfPlayerMismatch,
+            ),
+        ] {
+            let got = against_trf(&lines.join("\n"), game);
+            assert!(
+                got.contains(&kind),
+                "{kind}: {lines:?} {game:?} gave {got:?}"
+            );
+            seen.push(kind);
+        }
+    }
+
     /// The codes a run of these games gets, as the whole pipeline gives
     /// them (copies and rounds looked for).
     fn run_wide(pgn: &str) -> Vec<Kind> {
@@ -387,17 +459,14 @@ mod tests {
         assert!(drawn("", &format!("{shuffle} Nc6")).contains(&Kind::UnclaimedThreefold));
     }
 
-    /// Every kind, from the smallest game that shows it.
-    #[test]
-    fn each_kind_from_a_tiny_game() {
-        let fen = |fen: &str, result: &str, extra: &str, moves: &str| {
-            format!(
-                "[Result \"{result}\"]\n{extra}[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves} {result}"
-            )
-        };
-        let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
-                       7. Nf3 Nf6 8. Ng1 Ng8 9. Nf3";
-        let cases: Vec<(String, Kind)> = vec![
+    /// A game from a FEN, with its result, more tags and moves.
+    fn fen(fen: &str, result: &str, extra: &str, moves: &str) -> String {
+        format!("[Result \"{result}\"]\n{extra}[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{moves} {result}")
+    }
+
+    /// The smallest game that shows each kind a game alone can show.
+    fn tiny_games() -> Vec<(String, Kind)> {
+        vec![
             (format!("{TAGS}\n1. e4 e5 2. Ke3 1-0"), Kind::IllegalMove),
             (
                 format!("{TAGS}\n1. Nf3 d5 2. d3 e5 3. Nd2 1-0"),
@@ -468,6 +537,12 @@ mod tests {
                 format!("{TAGS}\n1. e4 (1. d4 Zz9) 1-0"),
                 Kind::MalformedMoveInVariation,
             ),
+        ]
+    }
+
+    /// The same for the kinds of the tag section.
+    fn tiny_games_of_the_tags() -> Vec<(String, Kind)> {
+        vec![
             ("[Result \"1-0\"]\n\n1. e4 1-0".to_owned(), Kind::MissingTag),
             (
                 format!("[Site \"?\"]\n{TAGS}\n1. e4 1-0"),
@@ -501,6 +576,15 @@ mod tests {
                 format!("{TAGS}[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. Kf1 1-0"),
                 Kind::FenWithoutSetup,
             ),
+        ]
+    }
+
+    /// The same for the kinds the board decides at the end: draws, results
+    /// and wins.
+    fn tiny_games_at_the_end() -> Vec<(String, Kind)> {
+        let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
+                       7. Nf3 Nf6 8. Ng1 Ng8 9. Nf3";
+        vec![
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (
                 fen(
@@ -569,7 +653,15 @@ mod tests {
                 fen("6k1/2b5/6K1/8/8/8/2R5/8 b - - 0 1", "0-1", "", ""),
                 Kind::UnexplainedWinUnwinnable,
             ),
-        ];
+        ]
+    }
+
+    /// Every kind, from the smallest game that shows it.
+    #[test]
+    fn each_kind_from_a_tiny_game() {
+        let mut cases = tiny_games();
+        cases.extend(tiny_games_of_the_tags());
+        cases.extend(tiny_games_at_the_end());
         let mut seen: Vec<Kind> = Vec::new();
         for (pgn, kind) in &cases {
             let got = kinds(pgn.as_bytes(), Edition::Fide2023);
@@ -607,74 +699,7 @@ mod tests {
         // A game too large to read is never audited: `too_large`
         // (`run::pipeline::tests::a_game_too_large_is_one_row`).
         seen.push(Kind::GameTooLarge);
-        // Run-wide codes: the smallest runs that show them.
-        for (pgn, kind) in [
-            (
-                "[White \"A\"]\n\n1. e4 *\n\n[White \"A\"]\n\n1. e4 *",
-                Kind::DuplicateGame,
-            ),
-            (
-                "[Event \"E\"][Round \"1\"][White \"M\"][Black \"A\"]\n\n1. e4 *\n\n\
-                 [Event \"E\"][Round \"1\"][White \"B\"][Black \"M\"]\n\n1. e4 *",
-                Kind::PlayerTwiceInRound,
-            ),
-            (
-                "[Event \"E\"][Round \"1.1\"][White \"A\"][Black \"B\"]\n\n1. e4 *\n\n\
-                 [Event \"E\"][Round \"1.2\"][White \"C\"][Black \"D\"]\n\n1. e4 *\n\n\
-                 [Event \"E\"][Round \"1.1\"][White \"E\"][Black \"F\"]\n\n1. e4 *",
-                Kind::DuplicateBoard,
-            ),
-        ] {
-            assert!(run_wide(pgn).contains(&kind), "{kind}: {pgn:?}");
-            seen.push(kind);
-        }
-        // Against a TRF: Alpha (1) beat Beta (2) with White in round 1.
-        let row = |rank: u16, name: &str, points: &str, round: &str| {
-            format!(
-                "001 {rank:>4}      {name:<33} 2400 GER {:>11} 2000/01/01 {points:>4} {rank:>4}  {round}",
-                100 + rank
-            )
-        };
-        let trf = [
-            row(1, "Alpha, A", "1.0", "   2 w 1"),
-            row(2, "Beta, B", "0.0", "   1 b 0"),
-        ];
-        for (lines, game, kind) in [
-            (vec!["XXS nonsense".to_owned()], None, Kind::TrfInvalid),
-            (
-                vec![trf[0].clone(), row(2, "Beta, B", "0.0", "   1 b 1")],
-                None,
-                Kind::TrfInconsistent,
-            ),
-            (trf.to_vec(), None, Kind::TrfGameMissing),
-            (
-                trf.to_vec(),
-                Some(("Alpha, A", "Beta, B", "2", "1-0", "")),
-                Kind::GameNotInTrf,
-            ),
-            (
-                trf.to_vec(),
-                Some(("Alpha, A", "Beta, B", "1", "0-1", "")),
-                Kind::TrfResultMismatch,
-            ),
-            (
-                trf.to_vec(),
-                Some(("Beta, B", "Alpha, A", "1", "0-1", "")),
-                Kind::TrfColourMismatch,
-            ),
-            (
-                trf.to_vec(),
-                Some(("Alpha, A", "Beta, B", "1", "1-0", "2399")),
-                Kind::TrfPlayerMismatch,
-            ),
-        ] {
-            let got = against_trf(&lines.join("\n"), game);
-            assert!(
-                got.contains(&kind),
-                "{kind}: {lines:?} {game:?} gave {got:?}"
-            );
-            seen.push(kind);
-        }
+        run_wide_kinds(&mut seen);
         for kind in Kind::ALL {
             assert!(seen.contains(kind), "no case for {kind}");
         }

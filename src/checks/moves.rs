@@ -120,6 +120,12 @@ pub fn check_replay(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Fi
         "have a wrong '+' or '#'",
         findings,
     );
+    stopped_at(game, replayed, findings);
+}
+
+/// The move the replay stopped at: illegal or ambiguous.
+fn stopped_at(game: &RawGame<'_>, replayed: &Replay, findings: &mut Vec<Finding>) {
+    let sans = &game.lexed.sans;
     let Some(stopped) = &replayed.stopped else {
         return;
     };

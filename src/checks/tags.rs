@@ -11,7 +11,28 @@ use crate::{
 /// The results PGN allows in the Result tag.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// The tag section's findings, in the order of the record's lines within
+/// each kind.
 pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
+    tag_lines(game, findings);
+    encoding(game, findings);
+    if let Some((index, value)) = game.tags.find("Result")
+        && !RESULTS.iter().any(|r| r.as_bytes() == value)
+    {
+        findings.push(Finding::new(
+            Kind::InvalidResult,
+            game.tag_line(index),
+            format!(
+                "Result tag '{}' is none of 1-0, 0-1, 1/2-1/2 or *.",
+                excerpt(value, 40)
+            ),
+        ));
+    }
+}
+
+/// Tag lines that are not tags, and tags not written as PGN writes them
+/// (white space around the name, a pair over lines, quotes not escaped).
+fn tag_lines(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
     for bad in game.lexed.bad_tags.listed() {
         findings.push(Finding::new(
             Kind::MalformedTag,
@@ -93,7 +114,10 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
             ),
         ));
     }
+}
 
+/// Tag values that are not UTF-8, named in one finding.
+fn encoding(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
     let mut not_utf8 = game
         .tags
         .iter()
@@ -117,19 +141,6 @@ pub fn check(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
             format!(
                 "Tag values of {} are not valid UTF-8; they were read as Windows-1252 (e.g. '{}').",
                 names.join(", "),
-                excerpt(value, 40)
-            ),
-        ));
-    }
-
-    if let Some((index, value)) = game.tags.find("Result")
-        && !RESULTS.iter().any(|r| r.as_bytes() == value)
-    {
-        findings.push(Finding::new(
-            Kind::InvalidResult,
-            game.tag_line(index),
-            format!(
-                "Result tag '{}' is none of 1-0, 0-1, 1/2-1/2 or *.",
                 excerpt(value, 40)
             ),
         ));

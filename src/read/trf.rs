@@ -416,45 +416,8 @@ pub fn read(text: &str) -> Tournament {
             "012" => t.name = rest(),
             "022" => t.city = rest(),
             "042" => t.start = rest(),
-            "XXS" => {
-                for item in rest().split_whitespace() {
-                    let set = item.split_once('=').and_then(|(code, value)| {
-                        let value = tenths(value)?;
-                        t.scoring.set_xxs(code, value).then_some(())
-                    });
-                    if set.is_none() {
-                        t.problems.push(Problem {
-                            trouble: Trouble::Invalid,
-                            line: number,
-                            column: None,
-                            message: format!(
-                                "XXS item '{item}' is no CODE=VALUE of JaVaFo's scoring."
-                            ),
-                        });
-                    }
-                }
-            }
-            "162" => {
-                let mut at = 6;
-                while at <= width {
-                    let symbol = field(line, at, at).chars().next().unwrap_or(' ');
-                    let value = tenths(field(line, at + 1, at + 4));
-                    match value {
-                        Some(value) if t.scoring.set_162(symbol, value) => {}
-                        _ => t.problems.push(Problem {
-                            trouble: Trouble::Invalid,
-                            line: number,
-                            column: Some(at),
-                            message: format!(
-                                "The scoring record has '{}' at columns {at}-{}, no result symbol and points.",
-                                field(line, at, at + 4).trim(),
-                                at + 4
-                            ),
-                        }),
-                    }
-                    at += 9;
-                }
-            }
+            "XXS" => xxs(&mut t, &rest(), number),
+            "162" => scoring_162(&mut t, line, number),
             "XXR" => match rest().parse::<u64>() {
                 Ok(rounds) if rounds <= MAX_ROUNDS as u64 => t.rounds = rounds as usize,
                 Ok(rounds) => t.problems.push(Problem {
@@ -480,6 +443,50 @@ pub fn read(text: &str) -> Tournament {
         .max(t.players.iter().map(|p| p.rounds.len()).max().unwrap_or(0));
     check(&mut t);
     t
+}
+
+/// An `XXS` line (JaVaFo's scoring): `CODE=VALUE` items, `rest` after
+/// the record's name.
+fn xxs(t: &mut Tournament, rest: &str, number: u64) {
+    for item in rest.split_whitespace() {
+        let set = item.split_once('=').and_then(|(code, value)| {
+            let value = tenths(value)?;
+            t.scoring.set_xxs(code, value).then_some(())
+        });
+        if set.is_none() {
+            t.problems.push(Problem {
+                trouble: Trouble::Invalid,
+                line: number,
+                column: None,
+                message: format!("XXS item '{item}' is no CODE=VALUE of JaVaFo's scoring."),
+            });
+        }
+    }
+}
+
+/// A `162` line (TRF-2026's scoring): a result symbol and its points every
+/// nine columns from column 6.
+fn scoring_162(t: &mut Tournament, line: &str, number: u64) {
+    let width = line.chars().count();
+    let mut at = 6;
+    while at <= width {
+        let symbol = field(line, at, at).chars().next().unwrap_or(' ');
+        let value = tenths(field(line, at + 1, at + 4));
+        match value {
+            Some(value) if t.scoring.set_162(symbol, value) => {}
+            _ => t.problems.push(Problem {
+                trouble: Trouble::Invalid,
+                line: number,
+                column: Some(at),
+                message: format!(
+                    "The scoring record has '{}' at columns {at}-{}, no result symbol and points.",
+                    field(line, at, at + 4).trim(),
+                    at + 4
+                ),
+            }),
+        }
+        at += 9;
+    }
 }
 
 /// One `001` line, or a problem.
@@ -551,64 +558,7 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
     let mut at = 92;
     let width = line.chars().count();
     while at <= width && rounds.len() < MAX_ROUNDS {
-        let opponent = field(line, at, at + 3).trim();
-        let opponent = match opponent {
-            "" => None,
-            digits => match digits.parse::<u16>() {
-                Ok(0) => None,
-                Ok(n) => Some(n),
-                Err(_) => {
-                    invalid(
-                        at,
-                        format!(
-                            "Player {rank}'s opponent '{digits}' in round {} (columns {at}-{}) is not a starting rank.",
-                            rounds.len() + 1,
-                            at + 3
-                        ),
-                    );
-                    None
-                }
-            },
-        };
-        let colour = match field(line, at + 5, at + 5).bytes().next() {
-            None | Some(b' ' | b'-') => None,
-            Some(b'w' | b'W') => Some(Colour::White),
-            Some(b'b' | b'B') => Some(Colour::Black),
-            Some(other) => {
-                invalid(
-                    at + 5,
-                    format!(
-                        "Player {rank}'s colour '{}' in round {} (column {}) is none of w, b, -.",
-                        other as char,
-                        rounds.len() + 1,
-                        at + 5
-                    ),
-                );
-                None
-            }
-        };
-        let code = field(line, at + 7, at + 7).bytes().next().unwrap_or(b' ');
-        let outcome = Outcome::parse(code).unwrap_or_else(|| {
-            invalid(
-                at + 7,
-                format!(
-                    "Player {rank}'s result '{}' in round {} (column {}) is no TRF result code.",
-                    code as char,
-                    rounds.len() + 1,
-                    at + 7
-                ),
-            );
-            Outcome::Bye(Score::Loss)
-        });
-        rounds.push(Round {
-            opponent,
-            colour,
-            outcome,
-            code: match code.to_ascii_uppercase() {
-                b' ' => b'Z',
-                c => c,
-            },
-        });
+        rounds.push(round_cell(line, at, rank, rounds.len() + 1, &mut invalid));
         at += 10;
     }
     Some(Player {
@@ -623,6 +573,129 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
         points,
         rounds,
     })
+}
+
+/// The cell of round `round` at column `at` of player `rank`'s line:
+/// opponent, colour and result; what cannot be read goes to `invalid`
+/// (its column and what is wrong).
+fn round_cell(
+    line: &str,
+    at: usize,
+    rank: u16,
+    round: usize,
+    invalid: &mut dyn FnMut(usize, String),
+) -> Round {
+    let opponent = field(line, at, at + 3).trim();
+    let opponent = match opponent {
+        "" => None,
+        digits => match digits.parse::<u16>() {
+            Ok(0) => None,
+            Ok(n) => Some(n),
+            Err(_) => {
+                invalid(
+                    at,
+                    format!(
+                        "Player {rank}'s opponent '{digits}' in round {} (columns {at}-{}) is not a starting rank.",
+                        round,
+                        at + 3
+                    ),
+                );
+                None
+            }
+        },
+    };
+    let colour = match field(line, at + 5, at + 5).bytes().next() {
+        None | Some(b' ' | b'-') => None,
+        Some(b'w' | b'W') => Some(Colour::White),
+        Some(b'b' | b'B') => Some(Colour::Black),
+        Some(other) => {
+            invalid(
+                at + 5,
+                format!(
+                    "Player {rank}'s colour '{}' in round {} (column {}) is none of w, b, -.",
+                    other as char,
+                    round,
+                    at + 5
+                ),
+            );
+            None
+        }
+    };
+    let code = field(line, at + 7, at + 7).bytes().next().unwrap_or(b' ');
+    let outcome = Outcome::parse(code).unwrap_or_else(|| {
+        invalid(
+            at + 7,
+            format!(
+                "Player {rank}'s result '{}' in round {} (column {}) is no TRF result code.",
+                code as char,
+                round,
+                at + 7
+            ),
+        );
+        Outcome::Bye(Score::Loss)
+    });
+    Round {
+        opponent,
+        colour,
+        outcome,
+        code: match code.to_ascii_uppercase() {
+            b' ' => b'Z',
+            c => c,
+        },
+    }
+}
+
+/// Player `p`'s pairings against the lines of the players they name:
+/// each pair is told once, by the lower rank.
+fn check_pairings(
+    p: &Player,
+    by_rank: &HashMap<u16, &Player>,
+    inconsistent: &mut dyn FnMut(u64, String),
+) {
+    for (r, round) in p.rounds.iter().enumerate() {
+        let Some(o) = round.opponent else {
+            continue;
+        };
+        if o == p.rank {
+            inconsistent(
+                p.line,
+                format!("In round {}, player {o} is paired with himself.", r + 1),
+            );
+            continue;
+        }
+        let Some(opp) = by_rank.get(&o) else {
+            inconsistent(
+                p.line,
+                format!(
+                    "Player {} is paired in round {} with {o}, who is not in the file.",
+                    p.rank,
+                    r + 1
+                ),
+            );
+            continue;
+        };
+        let theirs = opp.rounds.get(r);
+        let agrees = theirs.is_some_and(|t| {
+            t.opponent == Some(p.rank)
+                && (t.outcome == round.outcome.mirrored()
+                    // Both can lose: a double forfeit, or an arbiter's
+                    // decision.
+                    || (t.outcome.score() == Score::Loss && round.outcome.score() == Score::Loss))
+                && (round.colour.is_none() || t.colour.is_none() || t.colour != round.colour)
+        });
+        // Each pair is told once, by the lower rank.
+        if !agrees && (p.rank < o || theirs.is_none_or(|t| t.opponent != Some(p.rank))) {
+            inconsistent(
+                p.line,
+                format!(
+                    "In round {}, player {} is paired with {o}, but player {o}'s line (line {}) does not show the same game.",
+                    r + 1,
+                    p.rank,
+                    opp.line
+                ),
+            );
+        }
+    }
 }
 
 /// Lines that contradict each other.
@@ -650,50 +723,7 @@ fn check(t: &mut Tournament) {
                 ),
             );
         }
-        for (r, round) in p.rounds.iter().enumerate() {
-            let Some(o) = round.opponent else {
-                continue;
-            };
-            if o == p.rank {
-                inconsistent(
-                    p.line,
-                    format!("In round {}, player {o} is paired with himself.", r + 1),
-                );
-                continue;
-            }
-            let Some(opp) = by_rank.get(&o) else {
-                inconsistent(
-                    p.line,
-                    format!(
-                        "Player {} is paired in round {} with {o}, who is not in the file.",
-                        p.rank,
-                        r + 1
-                    ),
-                );
-                continue;
-            };
-            let theirs = opp.rounds.get(r);
-            let agrees = theirs.is_some_and(|t| {
-                t.opponent == Some(p.rank)
-                    && (t.outcome == round.outcome.mirrored()
-                        // Both can lose: a double forfeit, or an arbiter's
-                        // decision.
-                        || (t.outcome.score() == Score::Loss && round.outcome.score() == Score::Loss))
-                    && (round.colour.is_none() || t.colour.is_none() || t.colour != round.colour)
-            });
-            // Each pair is told once, by the lower rank.
-            if !agrees && (p.rank < o || theirs.is_none_or(|t| t.opponent != Some(p.rank))) {
-                inconsistent(
-                    p.line,
-                    format!(
-                        "In round {}, player {} is paired with {o}, but player {o}'s line (line {}) does not show the same game.",
-                        r + 1,
-                        p.rank,
-                        opp.line
-                    ),
-                );
-            }
-        }
+        check_pairings(p, &by_rank, &mut inconsistent);
         let sum: u32 = p.rounds.iter().map(|r| t.scoring.points(r)).sum();
         if let Some(stated) = p.points
             && stated != sum

@@ -180,6 +180,25 @@ impl GameResult {
         std::mem::size_of::<Self>() + columns + findings + changes
     }
 
+    /// The game as the run-wide checks see it: game `number` of `file`.
+    pub fn seen<'a>(&'a self, file: &'a str, number: u64) -> across::Seen<'a> {
+        across::Seen {
+            file,
+            number,
+            line: self.line,
+            fingerprint: self.fingerprint,
+            event: &self.event,
+            site: &self.site,
+            date: &self.date,
+            round: &self.round,
+            white: &self.white,
+            black: &self.black,
+            result: &self.result,
+            players: &self.players,
+            expected: self.verdict.expected,
+        }
+    }
+
     /// Fills in the tag columns from the game's tags; the first of each
     /// name counts.
     pub fn fill_tags(&mut self, game: &RawGame<'_>) {
@@ -214,6 +233,43 @@ impl GameResult {
                 seen |= 1 << bit;
                 *slot = decode(value).0.into_owned();
             }
+        }
+    }
+}
+
+/// The cells both reports write for a game, made safe once.
+struct Cells<'a> {
+    /// The input's name as the run knows it (for the baseline), and its
+    /// cell.
+    name: &'a str,
+    file: Cow<'a, str>,
+    number: u64,
+    white: Cow<'a, str>,
+    black: Cow<'a, str>,
+    date: Cow<'a, str>,
+    round: Cow<'a, str>,
+    result: Cow<'a, str>,
+    id: String,
+}
+
+impl<'a> Cells<'a> {
+    fn of(name: &'a str, number: u64, game: &'a GameResult, raw: bool) -> Cells<'a> {
+        let text = |t| cell(t, raw);
+        Cells {
+            name,
+            // The name of standard input is the tool's own `-`.
+            file: if name == "-" {
+                Cow::Borrowed(name)
+            } else {
+                text(name)
+            },
+            number,
+            white: text(&game.white),
+            black: text(&game.black),
+            date: text(&game.date),
+            round: text(&game.round),
+            result: text(&game.result),
+            id: game_id(game.fingerprint),
         }
     }
 }
@@ -364,23 +420,7 @@ impl Report {
 
     /// Writes one game's findings and its row.
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
-        let raw = self.raw;
-        let file_name = file;
-        let across = self.across.game(&across::Seen {
-            file,
-            number,
-            line: game.line,
-            fingerprint: game.fingerprint,
-            event: &game.event,
-            site: &game.site,
-            date: &game.date,
-            round: &game.round,
-            white: &game.white,
-            black: &game.black,
-            result: &game.result,
-            players: &game.players,
-            expected: game.verdict.expected,
-        });
+        let across = self.across.game(&game.seen(file, number));
         if game.findings.is_empty()
             && across.is_empty()
             && self.games.is_none()
@@ -390,82 +430,21 @@ impl Report {
             self.summary.count_game(game.verdict.plies);
             return Ok(());
         }
-        let text = |t| cell(t, raw);
-        // The name of standard input is the tool's own `-`.
-        let file = if file == "-" {
-            Cow::Borrowed(file)
-        } else {
-            text(file)
-        };
-        let (white, black, date, round, result) = (
-            text(&game.white),
-            text(&game.black),
-            text(&game.date),
-            text(&game.round),
-            text(&game.result),
-        );
-        let id = game_id(game.fingerprint);
+        let cells = Cells::of(file, number, game, self.raw);
         let mut counts = [0usize; 3];
         let mut shown = Vec::new();
         for f in game.findings.iter().chain(&across) {
-            if !self.selection.keeps(f.kind) {
-                continue;
-            }
-            let raw_ply = f.mv.as_ref().map(|m| m.ply);
-            let raw_san = f.mv.as_ref().map_or("", |m| m.san.as_str());
-            let at = selection::Place {
-                file: file_name,
-                game: number,
-                game_id: &id,
-            };
-            let severity = f.kind.severity();
-            let (ply, number_label, san) = match &f.mv {
-                Some(m) => (Some(m.ply), m.number.as_str(), m.san.as_str()),
-                None => (None, "", ""),
-            };
-            let row = FindingRow {
-                file: &file,
-                game: number,
-                line: f.line,
-                white: &white,
-                black: &black,
-                date: &date,
-                round: &round,
-                result: &result,
-                ply,
-                number: number_label,
-                san: &text(san),
-                severity: severity.as_str(),
-                code: f.kind.code(),
-                rule: f.rule.cite(self.edition),
-                message: &text(&f.message),
-                fen: &text(&f.fen),
-                game_id: &id,
-            };
-            if self.selection.in_baseline(&at, f.kind, raw_ply, raw_san) {
-                self.summary.in_baseline += 1;
-                if let Some(update) = &mut self.baseline_update {
-                    update.serialize(row)?;
+            if let Some(severity) = self.write_finding(&cells, f)? {
+                counts[severity as usize] += 1;
+                if self.page.is_some() {
+                    shown.push(f);
                 }
-                continue;
             }
-            if self.page.is_some() {
-                shown.push(f);
-            }
-            counts[severity as usize] += 1;
-            *self.summary.by_severity.entry(severity).or_default() += 1;
-            *self.summary.by_kind.entry(f.kind).or_default() += 1;
-            if let Some(input) = self.summary.inputs.last_mut() {
-                input.findings += 1;
-                *input.by_severity.entry(severity.as_str()).or_default() += 1;
-                *input.by_code.entry(f.kind.code()).or_default() += 1;
-            }
-            self.findings.serialize(row)?;
         }
         self.summary.count_game(game.verdict.plies);
         if let Some(page) = &mut self.page {
             let facts = page::GameFacts {
-                file: file_name,
+                file,
                 number,
                 line: game.line,
                 white: &game.white,
@@ -475,35 +454,101 @@ impl Report {
                 round: &game.round,
                 date: &game.date,
                 result: &game.result,
-                game_id: &id,
+                game_id: &cells.id,
                 changes: game.fixed.as_ref().map_or(&[], |f| &f.changes),
             };
             page.game(&facts, &shown, self.edition);
         }
-        if let Some(games) = &mut self.games {
-            games.serialize(GameRow {
-                file: &file,
-                game: number,
-                line: game.line,
-                event: &text(&game.event),
-                site: &text(&game.site),
-                date: &date,
-                round: &round,
-                white: &white,
-                black: &black,
-                result: &result,
-                plies: game.verdict.plies,
-                termination: &text(&game.termination),
-                board_end: game.verdict.board_end.as_str(),
-                expected_result: game.verdict.expected.map_or("", result_str),
-                errors: counts[Severity::Error as usize],
-                warnings: counts[Severity::Warning as usize],
-                infos: counts[Severity::Info as usize],
-                how_ended: game.verdict.how_ended.as_str(),
-                game_id: &id,
-            })?;
+        self.write_game_row(&cells, game, counts)
+    }
+
+    /// Writes one finding of a game, unless the selection leaves it out or
+    /// the baseline has it; its severity when it is written.
+    fn write_finding(&mut self, cells: &Cells<'_>, f: &Finding) -> csv::Result<Option<Severity>> {
+        if !self.selection.keeps(f.kind) {
+            return Ok(None);
         }
-        Ok(())
+        let text = |t| cell(t, self.raw);
+        let severity = f.kind.severity();
+        let (ply, number_label, san) = match &f.mv {
+            Some(m) => (Some(m.ply), m.number.as_str(), m.san.as_str()),
+            None => (None, "", ""),
+        };
+        let row = FindingRow {
+            file: &cells.file,
+            game: cells.number,
+            line: f.line,
+            white: &cells.white,
+            black: &cells.black,
+            date: &cells.date,
+            round: &cells.round,
+            result: &cells.result,
+            ply,
+            number: number_label,
+            san: &text(san),
+            severity: severity.as_str(),
+            code: f.kind.code(),
+            rule: f.rule.cite(self.edition),
+            message: &text(&f.message),
+            fen: &text(&f.fen),
+            game_id: &cells.id,
+        };
+        let at = selection::Place {
+            file: cells.name,
+            game: cells.number,
+            game_id: &cells.id,
+        };
+        if self.selection.in_baseline(&at, f.kind, ply, san) {
+            self.summary.in_baseline += 1;
+            if let Some(update) = &mut self.baseline_update {
+                update.serialize(row)?;
+            }
+            return Ok(None);
+        }
+        *self.summary.by_severity.entry(severity).or_default() += 1;
+        *self.summary.by_kind.entry(f.kind).or_default() += 1;
+        if let Some(input) = self.summary.inputs.last_mut() {
+            input.findings += 1;
+            *input.by_severity.entry(severity.as_str()).or_default() += 1;
+            *input.by_code.entry(f.kind.code()).or_default() += 1;
+        }
+        self.findings.serialize(row)?;
+        Ok(Some(severity))
+    }
+
+    /// Writes a game's row of the games report, if there is one; `counts`:
+    /// the findings written, by severity.
+    fn write_game_row(
+        &mut self,
+        cells: &Cells<'_>,
+        game: &GameResult,
+        counts: [usize; 3],
+    ) -> csv::Result<()> {
+        let Some(games) = &mut self.games else {
+            return Ok(());
+        };
+        let text = |t| cell(t, self.raw);
+        games.serialize(GameRow {
+            file: &cells.file,
+            game: cells.number,
+            line: game.line,
+            event: &text(&game.event),
+            site: &text(&game.site),
+            date: &cells.date,
+            round: &cells.round,
+            white: &cells.white,
+            black: &cells.black,
+            result: &cells.result,
+            plies: game.verdict.plies,
+            termination: &text(&game.termination),
+            board_end: game.verdict.board_end.as_str(),
+            expected_result: game.verdict.expected.map_or("", result_str),
+            errors: counts[Severity::Error as usize],
+            warnings: counts[Severity::Warning as usize],
+            infos: counts[Severity::Info as usize],
+            how_ended: game.verdict.how_ended.as_str(),
+            game_id: &cells.id,
+        })
     }
 
     /// The run-wide checks' findings of no game, after the games: the rows

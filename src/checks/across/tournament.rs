@@ -15,7 +15,7 @@ use crate::{
     finding::{Finding, Kind},
     read::{
         game::fold_name,
-        trf::{Colour, Outcome, Player, Score, Tournament, Trouble},
+        trf::{Colour, Outcome, Player, Round, Score, Tournament, Trouble},
     },
 };
 
@@ -224,51 +224,7 @@ impl TrfAudit {
                 ),
             ));
         }
-        // The result, from White's side of the game.
-        let recorded = match game.result {
-            "1-0" => Some(Score::Win),
-            "0-1" => Some(Score::Loss),
-            "1/2-1/2" => Some(Score::Draw),
-            _ => None,
-        };
-        let trf = match theirs.outcome {
-            Outcome::Played(s) => Some(s),
-            _ => None,
-        };
-        if recorded != trf {
-            let board = game.expected.map(|e| {
-                let score = match e {
-                    KnownOutcome::Decisive {
-                        winner: Color::White,
-                    } => Score::Win,
-                    KnownOutcome::Decisive {
-                        winner: Color::Black,
-                    } => Score::Loss,
-                    KnownOutcome::Draw => Score::Draw,
-                };
-                (e, score)
-            });
-            let laws = match board {
-                Some((_, s)) if Some(s) == recorded => {
-                    " The board decides the game's result, so the Laws support the game, not the TRF.".to_owned()
-                }
-                Some((_, s)) if Some(s) == trf => {
-                    " The board decides the TRF's result, so the Laws support the TRF, not the game.".to_owned()
-                }
-                Some((e, _)) => format!(" The board decides {}, which neither says.", result_str(e)),
-                None => String::new(),
-            };
-            out.push(Finding::new(
-                Kind::TrfResultMismatch,
-                line,
-                format!(
-                    "The game's result is '{}' but the TRF's (line {}) is {}.{laws}",
-                    game.result,
-                    w.line,
-                    describe(theirs.outcome, w, b)
-                ),
-            ));
-        }
+        out.extend(result_mismatch(game, w, b, theirs));
         let agrees = out
             .iter()
             .all(|f| !matches!(f.kind, Kind::TrfResultMismatch | Kind::TrfColourMismatch));
@@ -427,6 +383,59 @@ impl Across for TrfAudit {
     fn finish(&mut self, out: &mut Vec<Finding>) {
         out.extend(self.unmatched());
     }
+}
+
+/// The finding that a game's result is not the TRF's for its pairing
+/// (`theirs`, White's round), with what the board decides, if it does.
+fn result_mismatch(game: &Seen<'_>, w: &Player, b: &Player, theirs: &Round) -> Option<Finding> {
+    // The result, from White's side of the game.
+    let recorded = match game.result {
+        "1-0" => Some(Score::Win),
+        "0-1" => Some(Score::Loss),
+        "1/2-1/2" => Some(Score::Draw),
+        _ => None,
+    };
+    let trf = match theirs.outcome {
+        Outcome::Played(s) => Some(s),
+        _ => None,
+    };
+    if recorded != trf {
+        let board = game.expected.map(|e| {
+            let score = match e {
+                KnownOutcome::Decisive {
+                    winner: Color::White,
+                } => Score::Win,
+                KnownOutcome::Decisive {
+                    winner: Color::Black,
+                } => Score::Loss,
+                KnownOutcome::Draw => Score::Draw,
+            };
+            (e, score)
+        });
+        let laws = match board {
+            Some((_, s)) if Some(s) == recorded => {
+                " The board decides the game's result, so the Laws support the game, not the TRF."
+                    .to_owned()
+            }
+            Some((_, s)) if Some(s) == trf => {
+                " The board decides the TRF's result, so the Laws support the TRF, not the game."
+                    .to_owned()
+            }
+            Some((e, _)) => format!(" The board decides {}, which neither says.", result_str(e)),
+            None => String::new(),
+        };
+        return Some(Finding::new(
+            Kind::TrfResultMismatch,
+            game.line,
+            format!(
+                "The game's result is '{}' but the TRF's (line {}) is {}.{laws}",
+                game.result,
+                w.line,
+                describe(theirs.outcome, w, b)
+            ),
+        ));
+    }
+    None
 }
 
 /// A round of a player as the TRF writes it: `12 w 1`, or a bye's code.
