@@ -136,6 +136,143 @@ struct Rewrite<'g, 'a> {
 }
 
 impl Rewrite<'_, '_> {
+    /// Writes the game with its edits to `out`. The copy is read again:
+    /// still one game, with the result it was given (`expect`). Where a
+    /// record is too broken for that (a variation left open over a tag
+    /// line, say), the game is written as it was, and the answer is false.
+    fn apply(&mut self, out: &mut Vec<u8>, expect: &Expect) -> bool {
+        let bytes = self.game.bytes;
+        let start = out.len();
+        if self.edits.is_empty() {
+            out.extend_from_slice(bytes);
+            return true;
+        }
+        // Insertions at one place keep the order they were made in.
+        self.edits.sort_by_key(|e| (e.start, e.end, e.rank));
+        let mut pos = 0;
+        for edit in &self.edits {
+            if edit.start < pos {
+                continue; // Overlaps an earlier edit: never made.
+            }
+            out.extend_from_slice(bytes.get(pos..edit.start).unwrap_or_default());
+            out.extend_from_slice(&edit.text);
+            pos = edit.end.max(edit.start);
+        }
+        out.extend_from_slice(bytes.get(pos..).unwrap_or_default());
+        if reads_back(out.get(start..).unwrap_or_default(), expect) {
+            return true;
+        }
+        out.truncate(start);
+        out.extend_from_slice(bytes);
+        false
+    }
+
+    /// Tags added (missing roster tags, and a Result tag where there was
+    /// none), with a comment that names the roster tags.
+    fn add_roster(&mut self, tags_added: &[(&str, &str)]) {
+        add_tags(self, tags_added);
+        let list: Vec<String> = tags_added
+            .iter()
+            .filter(|(name, _)| *name != "Result")
+            .map(|(name, value)| format!("[{name} \"{value}\"]"))
+            .collect();
+        if !list.is_empty() {
+            let what = format!("added {}", list.join(", "));
+            let text = self.change(Kind::MissingTag, self.game.line, what);
+            self.head.push(text);
+        }
+    }
+
+    /// PlyCount set to the plies `kept`, if it says another number; `kind`
+    /// is the finding that justifies it.
+    fn ply_count(&mut self, kept: usize, kind: Kind) {
+        let game = self.game;
+        let Some((index, value)) = game.tags.find("PlyCount") else {
+            return;
+        };
+        let stated = std::str::from_utf8(value)
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok());
+        if stated != Some(kept)
+            && let Some(&(start, end)) = game.lexed.tag_values.get(index)
+        {
+            let what = format!("PlyCount \"{}\" changed to \"{kept}\"", excerpt(value, 20));
+            self.edit(start, end, kept.to_string());
+            let text = self.change(kind, game.tag_line(index), what);
+            self.head.push(text);
+        }
+    }
+
+    /// The moves from mainline move `at` on removed, with a comment that
+    /// says so: the game ended by itself before them (`kind`).
+    fn remove_moves(&mut self, at: usize, kind: Kind) {
+        let game = self.game;
+        let sans = &game.lexed.sans;
+        let Some(first) = sans.get(at) else {
+            return;
+        };
+        let start = before_number(game.bytes, first.start);
+        let end = match game.lexed.marker {
+            Some(m) if m.start >= start => m.start,
+            _ => lexer::trim_blanks_end(game.bytes).len().max(start),
+        };
+        let removed = kept_plies_text(sans.len() - at);
+        let what = format!("{removed} recorded after the game ended by itself removed");
+        let text = self.change(kind, first.line, what);
+        let gap = if game.lexed.marker.is_some_and(|m| m.start >= start) {
+            " "
+        } else {
+            ""
+        };
+        self.edit(start, end, format!("{text}{gap}"));
+    }
+
+    /// The comments about the game as a whole, before its first move: on
+    /// lines of their own when the movetext begins a line, else on its
+    /// line; where a tag line runs into the movetext, before the marker or
+    /// at the end.
+    fn write_head(&mut self) {
+        if self.head.is_empty() {
+            return;
+        }
+        let game = self.game;
+        let eol = self.eol;
+        let mut at = movetext_start(game);
+        let mut layout = line_layout(game.bytes, at);
+        if layout == Layout::InTagLine {
+            // Before the marker, unless its line reads as a tag pair (as
+            // python-chess reads `[White ""A B""]`): then on a line of
+            // their own after the game.
+            // A marker read from inside a longer token (`01-0`) is no
+            // place to write: the comment would split the token.
+            let apart =
+                |at: usize| at == 0 || game.bytes.get(at - 1).is_some_and(u8::is_ascii_whitespace);
+            (at, layout) = match game.lexed.marker {
+                Some(m)
+                    if m.start >= at
+                        && apart(m.start)
+                        && !reads_as_tag(line_of(game.bytes, m.start)) =>
+                {
+                    (m.start, Layout::Inline)
+                }
+                _ => (lexer::trim_blanks_end(game.bytes).len(), Layout::InTagLine),
+            };
+        }
+        let at_end = at >= lexer::trim_blanks_end(game.bytes).len();
+        let text = match layout {
+            _ if at_end => format!("{eol}{}", self.head.join(eol)),
+            // Not a line break before a `%`: at the start of a line it
+            // would hide the rest of that line.
+            Layout::LineStart if game.bytes.get(at) == Some(&b'%') => {
+                format!("{} ", self.head.join(eol))
+            }
+            Layout::LineStart => format!("{}{eol}", self.head.join(eol)),
+            _ => format!("{} ", self.head.join(" ")),
+        };
+        // Before a marker added at the same place.
+        self.ranked(at, at, 0, text);
+    }
+
     fn edit(&mut self, start: usize, end: usize, text: impl Into<Vec<u8>>) {
         self.ranked(start, end, 1, text);
     }
@@ -280,14 +417,16 @@ pub fn rewrite(
         .map(|t| before_number(game.bytes, t.start));
     let open = Open::of(game, removed_from);
 
-    let mut tags_added = Vec::new();
-    if has(Kind::MissingTag) {
-        for (name, value) in &ROSTER[..6] {
-            if game.tags.find(name).is_none() {
-                tags_added.push((*name, *value));
-            }
-        }
-    }
+    // The roster tags missing, as `?`.
+    let mut tags_added: Vec<(&str, &str)> = if has(Kind::MissingTag) {
+        ROSTER[..6]
+            .iter()
+            .filter(|(name, _)| game.tags.find(name).is_none())
+            .copied()
+            .collect()
+    } else {
+        Vec::new()
+    };
     // A record that stops before its end keeps its PlyCount and result:
     // nothing in it says how the game ended.
     let truncated = checks::truncated(game, verdict.board_end.decides()).is_some();
@@ -309,41 +448,16 @@ pub fn rewrite(
     {
         tags_added.push(("Result", value));
     }
-    add_tags(&mut fix, &tags_added);
-    if !tags_added.is_empty() {
-        let list: Vec<String> = tags_added
-            .iter()
-            .filter(|(name, _)| *name != "Result")
-            .map(|(name, value)| format!("[{name} \"{value}\"]"))
-            .collect();
-        if !list.is_empty() {
-            let what = format!("added {}", list.join(", "));
-            let text = fix.change(Kind::MissingTag, game.line, what);
-            fix.head.push(text);
-        }
-    }
+    fix.add_roster(&tags_added);
 
     // PlyCount, when wrong or when moves are removed.
-    if let Some((index, value)) = game.tags.find("PlyCount")
-        && !truncated
-        && (has(Kind::PlyCountMismatch) || cut.is_some())
-    {
-        let stated = std::str::from_utf8(value)
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok());
-        if stated != Some(kept)
-            && let Some(&(start, end)) = game.lexed.tag_values.get(index)
-        {
-            let kind = if has(Kind::PlyCountMismatch) {
-                Kind::PlyCountMismatch
-            } else {
-                cut.map_or(Kind::PlyCountMismatch, |(_, k)| k)
-            };
-            let what = format!("PlyCount \"{}\" changed to \"{kept}\"", excerpt(value, 20));
-            fix.edit(start, end, kept.to_string());
-            let text = fix.change(kind, game.tag_line(index), what);
-            fix.head.push(text);
-        }
+    if !truncated && (has(Kind::PlyCountMismatch) || cut.is_some()) {
+        let kind = if has(Kind::PlyCountMismatch) {
+            Kind::PlyCountMismatch
+        } else {
+            cut.map_or(Kind::PlyCountMismatch, |(_, k)| k)
+        };
+        fix.ply_count(kept, kind);
     }
 
     // The result: the Result tag and the termination marker.
@@ -369,97 +483,19 @@ pub fn rewrite(
     }
 
     // Moves after an automatic end.
-    if let Some((at, kind)) = cut
-        && let Some(first) = sans.get(at)
-    {
-        let start = before_number(game.bytes, first.start);
-        let end = match game.lexed.marker {
-            Some(m) if m.start >= start => m.start,
-            _ => lexer::trim_blanks_end(game.bytes).len().max(start),
-        };
-        let removed = kept_plies_text(sans.len() - at);
-        let what = format!("{removed} recorded after the game ended by itself removed");
-        let text = fix.change(kind, first.line, what);
-        let gap = if game.lexed.marker.is_some_and(|m| m.start >= start) {
-            " "
-        } else {
-            ""
-        };
-        fix.edit(start, end, format!("{text}{gap}"));
+    if let Some((at, kind)) = cut {
+        fix.remove_moves(at, kind);
     }
 
-    // Comments about the game as a whole, before its first move: on lines
-    // of their own when the movetext begins a line, else on its line; where
-    // a tag line runs into the movetext, before the marker or at the end.
-    if !fix.head.is_empty() {
-        let eol = fix.eol;
-        let mut at = movetext_start(game);
-        let mut layout = line_layout(game.bytes, at);
-        if layout == Layout::InTagLine {
-            // Before the marker, unless its line reads as a tag pair (as
-            // python-chess reads `[White ""A B""]`): then on a line of
-            // their own after the game.
-            // A marker read from inside a longer token (`01-0`) is no
-            // place to write: the comment would split the token.
-            let apart =
-                |at: usize| at == 0 || game.bytes.get(at - 1).is_some_and(u8::is_ascii_whitespace);
-            (at, layout) = match game.lexed.marker {
-                Some(m)
-                    if m.start >= at
-                        && apart(m.start)
-                        && !reads_as_tag(line_of(game.bytes, m.start)) =>
-                {
-                    (m.start, Layout::Inline)
-                }
-                _ => (lexer::trim_blanks_end(game.bytes).len(), Layout::InTagLine),
-            };
-        }
-        let at_end = at >= lexer::trim_blanks_end(game.bytes).len();
-        let text = match layout {
-            _ if at_end => format!("{eol}{}", fix.head.join(eol)),
-            // Not a line break before a `%`: at the start of a line it
-            // would hide the rest of that line.
-            Layout::LineStart if game.bytes.get(at) == Some(&b'%') => {
-                format!("{} ", fix.head.join(eol))
-            }
-            Layout::LineStart => format!("{}{eol}", fix.head.join(eol)),
-            _ => format!("{} ", fix.head.join(" ")),
-        };
-        // Before a marker added at the same place.
-        fix.ranked(at, at, 0, text);
-    }
+    fix.write_head();
 
-    let bytes = out;
-    let start = bytes.len();
-    if fix.edits.is_empty() {
-        bytes.extend_from_slice(game.bytes);
-    } else {
-        // Insertions at one place keep the order they were made in.
-        fix.edits.sort_by_key(|e| (e.start, e.end, e.rank));
-        let mut pos = 0;
-        for edit in &fix.edits {
-            if edit.start < pos {
-                continue; // Overlaps an earlier edit: never made.
-            }
-            bytes.extend_from_slice(game.bytes.get(pos..edit.start).unwrap_or_default());
-            bytes.extend_from_slice(&edit.text);
-            pos = edit.end.max(edit.start);
-        }
-        bytes.extend_from_slice(game.bytes.get(pos..).unwrap_or_default());
-        // The copy is read again: still one game, with the result it was
-        // given. Where a record is too broken for that (a variation left
-        // open over a tag line, say), the game is written as it was.
-        let marker = result.marker.map(|(_, value)| value);
-        let expect = Expect {
-            marker,
-            open: open.comment,
-            tags: game.tags.len() + tags_added.len(),
-        };
-        if !reads_back(bytes.get(start..).unwrap_or_default(), &expect) {
-            bytes.truncate(start);
-            bytes.extend_from_slice(game.bytes);
-            return Fixed::default();
-        }
+    let expect = Expect {
+        marker: result.marker.map(|(_, value)| value),
+        open: open.comment,
+        tags: game.tags.len() + tags_added.len(),
+    };
+    if !fix.apply(out, &expect) {
+        return Fixed::default();
     }
     fix.changes.sort_by_key(|c| c.line);
     Fixed {

@@ -859,62 +859,26 @@ fn a_copy_not_written_whole_is_no_complete_run() {
     assert!(fixed.join("structure/game-too-large.pgn.partial").is_file());
 }
 
-/// Issue 9: a run that fails leaves the previous reports as they were, and
-/// no temporary file behind.
+/// The names in a directory, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Issue 9: SIGTERM or SIGHUP (the terminal closed) while the input is
+/// still coming: both previous reports stay, and no copy or temporary file
+/// is left.
 #[test]
-fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
+fn an_interrupted_run_leaves_the_previous_reports() {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("f.csv"), "yesterday\n").unwrap();
     fs::write(tmp.path().join("g.csv"), "yesterday\n").unwrap();
-    let listing = || {
-        let mut names: Vec<String> = fs::read_dir(tmp.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    };
-    // A games report that cannot be written (its directory would be below
-    // a file): the findings report stays too.
+    let listing = || listing(tmp.path());
     let sample = fixtures().join("sample.pgn");
-    let out = bin()
-        .current_dir(tmp.path())
-        .args(["-q", "--findings", "f.csv", "--games", "f.csv/dir/g.csv"])
-        .arg(&sample)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
-        "yesterday\n"
-    );
-    assert_eq!(listing(), ["f.csv", "g.csv"]);
-
-    // A missing input: the previous report stays, the rows of the other
-    // input are kept as f.csv.partial.
-    let out = bin()
-        .current_dir(tmp.path())
-        .args(["-q", "--findings", "f.csv", "no-such-file.pgn"])
-        .arg(&sample)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("f.csv.partial"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(
-        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
-        "yesterday\n"
-    );
-    let partial = fs::read_to_string(tmp.path().join("f.csv.partial")).unwrap();
-    assert!(partial.contains(",illegal-move,"), "{partial}");
-    fs::remove_file(tmp.path().join("f.csv.partial")).unwrap();
-    assert_eq!(listing(), ["f.csv", "g.csv"]);
-
-    // SIGTERM or SIGHUP (the terminal closed) while the input is still
-    // coming: both reports stay, and no copy or temporary file is left.
     for (signal, number) in [("TERM", 15), ("HUP", 1)] {
         let mut child = bin()
             .current_dir(tmp.path())
@@ -969,6 +933,54 @@ fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
         );
         assert_eq!(listing(), ["f.csv", "g.csv"], "SIG{signal}");
     }
+}
+
+/// Issue 9: a run that fails leaves the previous reports as they were, and
+/// no temporary file behind.
+#[test]
+fn a_failed_or_interrupted_run_leaves_the_previous_reports() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("f.csv"), "yesterday\n").unwrap();
+    fs::write(tmp.path().join("g.csv"), "yesterday\n").unwrap();
+    let listing = || listing(tmp.path());
+    // A games report that cannot be written (its directory would be below
+    // a file): the findings report stays too.
+    let sample = fixtures().join("sample.pgn");
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "f.csv", "--games", "f.csv/dir/g.csv"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
+        "yesterday\n"
+    );
+    assert_eq!(listing(), ["f.csv", "g.csv"]);
+
+    // A missing input: the previous report stays, the rows of the other
+    // input are kept as f.csv.partial.
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "f.csv", "no-such-file.pgn"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("f.csv.partial"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(tmp.path().join("f.csv")).unwrap(),
+        "yesterday\n"
+    );
+    let partial = fs::read_to_string(tmp.path().join("f.csv.partial")).unwrap();
+    assert!(partial.contains(",illegal-move,"), "{partial}");
+    fs::remove_file(tmp.path().join("f.csv.partial")).unwrap();
+    assert_eq!(listing(), ["f.csv", "g.csv"]);
 
     // A games report while standard output closes early: not put in place.
     let big = tmp.path().join("big.txt");
@@ -1467,13 +1479,18 @@ fn a_report_is_never_written_over_the_tournament_report_file() {
     assert_eq!(fs::read(&trf).unwrap(), text);
 }
 
-/// A baseline matches findings by their game's id: inserting, removing and
-/// reordering games, and renaming or re-pathing the file, make no old
-/// finding new; the inserted game's own are new even where a neighbour
-/// has the same code; the rows of the removed game are counted unmatched.
-#[test]
-fn a_baseline_survives_edits_of_the_archive() {
-    let tmp = tempfile::tempdir().unwrap();
+/// What a baseline keys findings on (game id, code, ply), sorted.
+fn finding_ids(rows: &[&csv::StringRecord]) -> Vec<String> {
+    let mut ids: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} {} {}", &r[16], &r[12], &r[8]))
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// The sample's games, one string each, ending with a blank line.
+fn sample_games() -> Vec<String> {
     let sample = fs::read_to_string(fixtures().join("sample.pgn")).unwrap();
     let games: Vec<String> = sample
         .split("\n[Event ")
@@ -1488,14 +1505,25 @@ fn a_baseline_survives_edits_of_the_archive() {
         })
         .collect();
     // As many games as the games report of the sample has rows.
-    let n = games.len();
     assert_eq!(
-        n + 1,
+        games.len() + 1,
         fs::read_to_string(fixtures().join("sample.games.csv"))
             .unwrap()
             .lines()
             .count()
     );
+    games
+}
+
+/// A baseline matches findings by their game's id: inserting, removing and
+/// reordering games, and renaming or re-pathing the file, make no old
+/// finding new; the inserted game's own are new even where a neighbour
+/// has the same code; the rows of the removed game are counted unmatched.
+#[test]
+fn a_baseline_survives_edits_of_the_archive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = sample_games();
+    let n = games.len();
     fs::create_dir(tmp.path().join("archive")).unwrap();
     fs::write(tmp.path().join("archive/a.pgn"), games.concat()).unwrap();
     let out = run_in(
@@ -1574,15 +1602,10 @@ fn a_baseline_survives_edits_of_the_archive() {
             .all(|r| &r[0] == "./archive/b.pgn" && &r[1] != "1")
     );
     let kept: Vec<&csv::StringRecord> = base.iter().filter(|r| r[1] != n.to_string()).collect();
-    let ids = |rows: &[&csv::StringRecord]| {
-        let mut ids: Vec<String> = rows
-            .iter()
-            .map(|r| format!("{} {} {}", &r[16], &r[12], &r[8]))
-            .collect();
-        ids.sort();
-        ids
-    };
-    assert_eq!(ids(&updated.iter().collect::<Vec<_>>()), ids(&kept));
+    assert_eq!(
+        finding_ids(&updated.iter().collect::<Vec<_>>()),
+        finding_ids(&kept)
+    );
     // Run again on it: only the inserted game's findings, nothing unmatched.
     let out = run_in(
         tmp.path(),

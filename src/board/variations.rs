@@ -172,20 +172,155 @@ impl Mainline<'_> {
     }
 }
 
+/// Where a walk through the variations is.
+struct Walk<'a> {
+    issues: Listed<Issue>,
+    main: Mainline<'a>,
+    /// `lines[0]` is a variation of the mainline; deeper ones follow.
+    lines: Vec<Line>,
+    /// Levels of `(` beyond `MAX_DEPTH` being skipped.
+    skipping: usize,
+}
+
+impl Walk<'_> {
+    /// A `(` just before `i`, on `line`: a variation opens.
+    fn open(&mut self, i: usize, line: u64) {
+        if self.skipping > 0 || self.lines.len() == MAX_DEPTH {
+            if self.skipping == 0 {
+                self.issues.push(Issue {
+                    problem: Problem::TooDeep,
+                    line,
+                    start: i - 1,
+                    end: i,
+                    ply: 0,
+                    before: None,
+                    san: None,
+                    depth: MAX_DEPTH + 1,
+                });
+            }
+            self.skipping += 1;
+            return;
+        }
+        if let Some(parent) = self.lines.last_mut() {
+            parent.filled = true;
+        }
+        let (replaced, from) = match self.lines.last() {
+            None => {
+                let (index, from) = self.main.branch(i - 1);
+                (index.map(|index| index + 1), from)
+            }
+            Some(parent) => (
+                (parent.moves > 0).then_some(parent.ply),
+                parent.before_last.clone(),
+            ),
+        };
+        let Some(ply) = replaced else {
+            self.issues.push(Issue {
+                problem: Problem::NoMoveBefore,
+                line,
+                start: i - 1,
+                end: i,
+                ply: 0,
+                before: None,
+                san: None,
+                depth: self.lines.len() + 1,
+            });
+            self.lines.push(Line {
+                filled: true,
+                ..Line::default()
+            });
+            return;
+        };
+        self.lines.push(Line {
+            now: from,
+            before_last: None,
+            moves: 0,
+            ply: ply - 1,
+            filled: false,
+            open: (i - 1, line),
+        });
+    }
+
+    /// A `)`: the variation closes.
+    fn close(&mut self) {
+        if self.skipping > 0 {
+            self.skipping -= 1;
+        } else if let Some(closed) = self.lines.pop()
+            && !closed.filled
+        {
+            let (start, line) = closed.open;
+            self.issues.push(Issue {
+                problem: Problem::Empty,
+                line,
+                start,
+                end: start + 1,
+                ply: closed.ply + 1,
+                before: None,
+                san: None,
+                depth: self.lines.len() + 1,
+            });
+        }
+    }
+
+    /// The token at `i` of `bytes` (up to `end`), on `line`: played in the
+    /// variation it is in, if it is a move. Returns where to go on.
+    fn token(&mut self, bytes: &[u8], i: usize, end: usize, line: u64) -> usize {
+        let token_end = token_end(bytes, i, end);
+        let depth = self.lines.len();
+        // At the top: the mainline, read by the lexer already.
+        let Some(current) = self.lines.last_mut() else {
+            return i + 1;
+        };
+        let token = &bytes[i..token_end];
+        let san = match SanPlus::from_ascii_prefix(&bytes[i..end]) {
+            Ok((san, n)) if i + n == token_end => Some(san),
+            _ => crate::read::notation::read_token(token).map(|(san, _)| san),
+        };
+        let problem = match san {
+            Some(san) => current.play(san.san).and_then(|problem| {
+                let before = current.before_last.clone()?;
+                Some((problem, before, current.ply, Some(san.san)))
+            }),
+            None if is_number_or_result(token) || en_passant_mark(&bytes[i..end]).is_some() => None,
+            None => {
+                // A line with a token that is not a move may be
+                // missing one: it is not followed further.
+                current.filled = true;
+                let known = current.now.take();
+                current.before_last = None;
+                known.map(|pos| (Problem::Malformed, pos, current.ply + 1, None))
+            }
+        };
+        if let Some((problem, before, ply, san)) = problem {
+            self.issues.push(Issue {
+                problem,
+                line,
+                start: i,
+                end: token_end,
+                ply,
+                before: Some(before),
+                san,
+                depth,
+            });
+        }
+        token_end.max(i + 1)
+    }
+}
+
 /// Replays every variation of a mainline that starts at `start`, with the
 /// mainline's moves `mainline` (as the lexer read them). `bytes` are the
 /// game's; `at` is where its variations are.
 pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) -> Listed<Issue> {
-    let mut issues = Listed::default();
-    let mut main = Mainline {
-        moves: mainline,
-        now: Some(start.clone()),
-        next: 0,
+    let mut walk = Walk {
+        issues: Listed::default(),
+        main: Mainline {
+            moves: mainline,
+            now: Some(start.clone()),
+            next: 0,
+        },
+        lines: Vec::new(),
+        skipping: 0,
     };
-    // `lines[0]` is a variation of the mainline; deeper ones follow.
-    let mut lines: Vec<Line> = Vec::new();
-    // Levels of `(` beyond `MAX_DEPTH` being skipped.
-    let mut skipping = 0usize;
     let end = at.end.min(bytes.len());
     let mut i = at.start;
     let mut line = at.line;
@@ -207,133 +342,19 @@ pub fn walk(bytes: &[u8], at: Variations, start: &Chess, mainline: &[SanToken]) 
             b';' => i = next_newline(bytes, i, end),
             b'(' => {
                 i += 1;
-                if skipping > 0 || lines.len() == MAX_DEPTH {
-                    if skipping == 0 {
-                        issues.push(Issue {
-                            problem: Problem::TooDeep,
-                            line,
-                            start: i - 1,
-                            end: i,
-                            ply: 0,
-                            before: None,
-                            san: None,
-                            depth: MAX_DEPTH + 1,
-                        });
-                    }
-                    skipping += 1;
-                    continue;
-                }
-                if let Some(parent) = lines.last_mut() {
-                    parent.filled = true;
-                }
-                let (replaced, from) = match lines.last() {
-                    None => {
-                        let (index, from) = main.branch(i - 1);
-                        (index.map(|index| index + 1), from)
-                    }
-                    Some(parent) => (
-                        (parent.moves > 0).then_some(parent.ply),
-                        parent.before_last.clone(),
-                    ),
-                };
-                let Some(ply) = replaced else {
-                    issues.push(Issue {
-                        problem: Problem::NoMoveBefore,
-                        line,
-                        start: i - 1,
-                        end: i,
-                        ply: 0,
-                        before: None,
-                        san: None,
-                        depth: lines.len() + 1,
-                    });
-                    lines.push(Line {
-                        filled: true,
-                        ..Line::default()
-                    });
-                    continue;
-                };
-                lines.push(Line {
-                    now: from,
-                    before_last: None,
-                    moves: 0,
-                    ply: ply - 1,
-                    filled: false,
-                    open: (i - 1, line),
-                });
+                walk.open(i, line);
             }
             b')' => {
                 i += 1;
-                if skipping > 0 {
-                    skipping -= 1;
-                } else if let Some(closed) = lines.pop()
-                    && !closed.filled
-                {
-                    let (start, line) = closed.open;
-                    issues.push(Issue {
-                        problem: Problem::Empty,
-                        line,
-                        start,
-                        end: start + 1,
-                        ply: closed.ply + 1,
-                        before: None,
-                        san: None,
-                        depth: lines.len() + 1,
-                    });
-                }
+                walk.close();
             }
-            _ if skipping > 0 => i += 1,
+            _ if walk.skipping > 0 => i += 1,
             b' ' | b'\t' | b'\r' | b'.' | b'*' | b'!' | b'?' => i += 1,
             b'$' => i = token_end(bytes, i + 1, end),
-            _ => {
-                let token_end = token_end(bytes, i, end);
-                let depth = lines.len();
-                // At the top: the mainline, read by the lexer already.
-                let Some(current) = lines.last_mut() else {
-                    i += 1;
-                    continue;
-                };
-                let token = &bytes[i..token_end];
-                let san = match SanPlus::from_ascii_prefix(&bytes[i..end]) {
-                    Ok((san, n)) if i + n == token_end => Some(san),
-                    _ => crate::read::notation::read_token(token).map(|(san, _)| san),
-                };
-                let problem = match san {
-                    Some(san) => current.play(san.san).and_then(|problem| {
-                        let before = current.before_last.clone()?;
-                        Some((problem, before, current.ply, Some(san.san)))
-                    }),
-                    None if is_number_or_result(token)
-                        || en_passant_mark(&bytes[i..end]).is_some() =>
-                    {
-                        None
-                    }
-                    None => {
-                        // A line with a token that is not a move may be
-                        // missing one: it is not followed further.
-                        current.filled = true;
-                        let known = current.now.take();
-                        current.before_last = None;
-                        known.map(|pos| (Problem::Malformed, pos, current.ply + 1, None))
-                    }
-                };
-                if let Some((problem, before, ply, san)) = problem {
-                    issues.push(Issue {
-                        problem,
-                        line,
-                        start: i,
-                        end: token_end,
-                        ply,
-                        before: Some(before),
-                        san,
-                        depth,
-                    });
-                }
-                i = token_end.max(i + 1);
-            }
+            _ => i = walk.token(bytes, i, end, line),
         }
     }
-    issues
+    walk.issues
 }
 
 /// The offset of the next `\n` from `i` (not past it), or `end`.

@@ -548,6 +548,34 @@ impl Lexed {
         self.recent_comments = [None; 3];
     }
 
+    /// A tag pair over lines, which PGN 8.1 allows (white space, line ends
+    /// too, may stand between its tokens) and pgn-reader does not (it reads
+    /// a tag on one line only): read as the tag it names.
+    fn split_tag_pair(
+        &mut self,
+        cur: &mut Cursor<'_>,
+        tags: &mut Tags,
+        split: &SplitTag,
+        line: u64,
+    ) {
+        let base = cur.pos;
+        let name = (base + split.name.0, base + split.name.1);
+        self.names.push(name);
+        let bytes = cur.bytes;
+        let value = bytes.get(base + split.value.0..base + split.value.1);
+        tags.push(
+            bytes.get(name.0..name.1).unwrap_or_default(),
+            &crate::read::pgn::unescape(value.unwrap_or_default()),
+        );
+        for _ in 0..split.end {
+            cur.bump();
+        }
+        self.split_tags.push((line, cur.line, self.tag_lines.len()));
+        self.tag_lines.push(line);
+        self.tag_values
+            .push((base + split.value.0, base + split.value.1));
+    }
+
     /// pgn-reader's `read_tags` and `skip_ket`. Returns false when the tags
     /// end the game (an unterminated tag at the end of the input).
     fn scan_tags(&mut self, cur: &mut Cursor<'_>, tags: &mut Tags) -> bool {
@@ -569,25 +597,7 @@ impl Lexed {
             if rest[delim] == b'\n'
                 && let Some(split) = split_tag(rest)
             {
-                // PGN 8.1 lets white space, line ends too, stand between
-                // the tokens of a tag pair; pgn-reader reads a tag on one
-                // line only.
-                let base = cur.pos;
-                let name = (base + split.name.0, base + split.name.1);
-                self.names.push(name);
-                let bytes = cur.bytes;
-                let value = bytes.get(base + split.value.0..base + split.value.1);
-                tags.push(
-                    bytes.get(name.0..name.1).unwrap_or_default(),
-                    &crate::read::pgn::unescape(value.unwrap_or_default()),
-                );
-                for _ in 0..split.end {
-                    cur.bump();
-                }
-                self.split_tags.push((line, cur.line, self.tag_lines.len()));
-                self.tag_lines.push(line);
-                self.tag_values
-                    .push((base + split.value.0, base + split.value.1));
+                self.split_tag_pair(cur, tags, &split, line);
                 blank_before = cur.skip_whitespace(false) >= 2;
                 continue;
             }
@@ -774,67 +784,8 @@ impl Lexed {
                 b';' => {
                     cur.skip_until(b'\n');
                 }
-                b'0' => {
-                    cur.skip(1);
-                    if cur.eat_dash() {
-                        if cur.eat(b"1") {
-                            let outcome = Outcome::Known(KnownOutcome::Decisive {
-                                winner: Color::Black,
-                            });
-                            self.outcome(outcome, line, start, cur.pos);
-                            self.dash_check(cur.bytes, line, start, cur.pos);
-                        } else if cur.eat(b"0") {
-                            let side = if cur.eat_dash() && cur.eat(b"0") {
-                                shakmaty::CastlingSide::QueenSide
-                            } else {
-                                shakmaty::CastlingSide::KingSide
-                            };
-                            let suffix = match cur.peek() {
-                                Some(b'+') => Some(Suffix::Check),
-                                Some(b'#') => Some(Suffix::Checkmate),
-                                _ => None,
-                            };
-                            if suffix.is_some() {
-                                cur.skip(1);
-                            }
-                            let san = SanPlus {
-                                san: San::Castle(side),
-                                suffix,
-                            };
-                            // PGN writes castling with the letter O.
-                            self.san(san, line, start, cur.pos, Some(Form::Castling));
-                        } else {
-                            self.unreadable(cur, line, start);
-                        }
-                    } else {
-                        self.unreadable(cur, line, start);
-                    }
-                }
-                b'1' => {
-                    cur.skip(1);
-                    if cur.eat_dash() {
-                        if cur.eat(b"0") {
-                            let outcome = Outcome::Known(KnownOutcome::Decisive {
-                                winner: Color::White,
-                            });
-                            self.outcome(outcome, line, start, cur.pos);
-                            self.dash_check(cur.bytes, line, start, cur.pos);
-                        } else {
-                            self.unreadable(cur, line, start);
-                        }
-                    } else if cur.eat(b"/2") {
-                        if cur.eat_dash() && cur.eat(b"1/2") {
-                            self.outcome(Outcome::Known(KnownOutcome::Draw), line, start, cur.pos);
-                            self.dash_check(cur.bytes, line, start, cur.pos);
-                        } else {
-                            self.unreadable(cur, line, start);
-                            skip_move_number_tail(cur);
-                        }
-                    } else {
-                        skip_move_number_tail(cur);
-                        self.move_number(cur.bytes, line, start);
-                    }
-                }
+                b'0' => self.zero(cur, line, start),
+                b'1' => self.one(cur, line, start),
                 0xc2 => {
                     // ½-½
                     cur.skip(1);
@@ -905,38 +856,110 @@ impl Lexed {
                 }
                 // Where a game ends does not depend on what its moves are.
                 _ if self.skim => skim_to_next(cur, start),
-                _ => match SanPlus::from_ascii_prefix(cur.rest()) {
-                    Ok((san, n)) => {
-                        cur.skip(n);
-                        if cur.peek().is_none_or(is_token_end) {
-                            self.san(san, line, start, cur.pos, None);
-                        } else {
-                            let end = cur.token_end();
-                            self.lenient_or_unreadable(cur, line, start, end);
-                        }
+                _ => self.token(cur, line, start),
+            }
+        }
+    }
+
+    /// A token that starts with `0`: `0-1`, or castling written with
+    /// zeros.
+    fn zero(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize) {
+        cur.skip(1);
+        if cur.eat_dash() {
+            if cur.eat(b"1") {
+                let outcome = Outcome::Known(KnownOutcome::Decisive {
+                    winner: Color::Black,
+                });
+                self.outcome(outcome, line, start, cur.pos);
+                self.dash_check(cur.bytes, line, start, cur.pos);
+            } else if cur.eat(b"0") {
+                let side = if cur.eat_dash() && cur.eat(b"0") {
+                    shakmaty::CastlingSide::QueenSide
+                } else {
+                    shakmaty::CastlingSide::KingSide
+                };
+                let suffix = match cur.peek() {
+                    Some(b'+') => Some(Suffix::Check),
+                    Some(b'#') => Some(Suffix::Checkmate),
+                    _ => None,
+                };
+                if suffix.is_some() {
+                    cur.skip(1);
+                }
+                let san = SanPlus {
+                    san: San::Castle(side),
+                    suffix,
+                };
+                // PGN writes castling with the letter O.
+                self.san(san, line, start, cur.pos, Some(Form::Castling));
+            } else {
+                self.unreadable(cur, line, start);
+            }
+        } else {
+            self.unreadable(cur, line, start);
+        }
+    }
+
+    /// A token that starts with `1`: `1-0`, `1/2-1/2`, or a move number.
+    fn one(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize) {
+        cur.skip(1);
+        if cur.eat_dash() {
+            if cur.eat(b"0") {
+                let outcome = Outcome::Known(KnownOutcome::Decisive {
+                    winner: Color::White,
+                });
+                self.outcome(outcome, line, start, cur.pos);
+                self.dash_check(cur.bytes, line, start, cur.pos);
+            } else {
+                self.unreadable(cur, line, start);
+            }
+        } else if cur.eat(b"/2") {
+            if cur.eat_dash() && cur.eat(b"1/2") {
+                self.outcome(Outcome::Known(KnownOutcome::Draw), line, start, cur.pos);
+                self.dash_check(cur.bytes, line, start, cur.pos);
+            } else {
+                self.unreadable(cur, line, start);
+                skip_move_number_tail(cur);
+            }
+        } else {
+            skip_move_number_tail(cur);
+            self.move_number(cur.bytes, line, start);
+        }
+    }
+
+    /// A token that is no marker, number, comment or symbol: a move, an
+    /// `e.p.` mark, or something unreadable.
+    fn token(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize) {
+        match SanPlus::from_ascii_prefix(cur.rest()) {
+            Ok((san, n)) => {
+                cur.skip(n);
+                if cur.peek().is_none_or(is_token_end) {
+                    self.san(san, line, start, cur.pos, None);
+                } else {
+                    let end = cur.token_end();
+                    self.lenient_or_unreadable(cur, line, start, end);
+                }
+            }
+            Err(_) => {
+                if let Some(n) = en_passant_mark(cur.rest()) {
+                    cur.skip(n);
+                    if self.stop.is_none()
+                        && self.marker.is_none()
+                        && let Some(last) = self.sans.last_mut()
+                    {
+                        last.ep_mark = true;
                     }
-                    Err(_) => {
-                        if let Some(n) = en_passant_mark(cur.rest()) {
-                            cur.skip(n);
-                            if self.stop.is_none()
-                                && self.marker.is_none()
-                                && let Some(last) = self.sans.last_mut()
-                            {
-                                last.ep_mark = true;
-                            }
-                        } else {
-                            // pgn-reader skips one byte, then to the token end.
-                            let probe = Cursor {
-                                bytes: cur.bytes,
-                                pos: start + 1,
-                                line,
-                            };
-                            let end = probe.token_end();
-                            self.lenient_or_unreadable(cur, line, start, end);
-                            cur.pos = end;
-                        }
-                    }
-                },
+                } else {
+                    // pgn-reader skips one byte, then to the token end.
+                    let probe = Cursor {
+                        bytes: cur.bytes,
+                        pos: start + 1,
+                        line,
+                    };
+                    let end = probe.token_end();
+                    self.lenient_or_unreadable(cur, line, start, end);
+                    cur.pos = end;
+                }
             }
         }
     }
