@@ -318,3 +318,25 @@ fn parse_size(text: &str) -> Result<usize, String> {
         .checked_mul(1usize << shift)
         .ok_or_else(|| format!("'{text}' is too large"))
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// clap's own checks of the command line: no two flags share a name or
+    /// a short letter, defaults parse, every argument is reachable.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_take_units() {
+        assert_eq!(parse_size("0"), Ok(0));
+        assert_eq!(parse_size("512K"), Ok(512 << 10));
+        assert_eq!(parse_size("1G"), Ok(1 << 30));
+        assert!(parse_size("lots").is_err());
+    }
+}

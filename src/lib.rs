@@ -3,47 +3,47 @@
 //! The stages in the order a game meets them; a stage imports only itself
 //! and earlier ones (`tests/modules.rs`: `stages_depend_forward_only`):
 //!
-//! - `read`: from bytes to games. `read::input` opens the bytes (directory
+//! - [`read`]: from bytes to games. [`read::input`] opens the bytes (directory
 //!   walk, decompression by magic bytes, UTF-16, lone carriage returns);
-//!   `read::blocks` cuts them into blocks of whole games for the workers;
-//!   `read::lexer` reads each game the way pgn-reader does (`read::pgn`,
+//!   [`read::blocks`] cuts them into blocks of whole games for the workers;
+//!   [`read::lexer`] reads each game the way pgn-reader does ([`read::pgn`],
 //!   the only module that knows pgn-reader, holds it to that) and says
-//!   where every tag and move is, filling `read::tags` and giving a
-//!   `read::game::RawGame`; `read::notation` reads a move token's text;
-//!   `read::frames` lists a zstd file's frames and `read::shard` reads the
+//!   where every tag and move is, filling [`read::tags`] and giving a
+//!   [`read::game::RawGame`]; [`read::notation`] reads a move token's text;
+//!   [`read::frames`] lists a zstd file's frames and [`read::shard`] reads the
 //!   games that start in a range of frames or bytes (a shard);
-//!   `read::trf` reads a tournament's report file (TRF) with what is wrong
-//!   with it located. `read`'s map says where a game starts, and why in
+//!   [`read::trf`] reads a tournament's report file (TRF) with what is wrong
+//!   with it located. [`read`]'s map says where a game starts, and why in
 //!   four ways.
-//! - `board`: facts from the board, without findings: `board::san` and
-//!   `board::lenient` resolve moves (strictly, then by a plain reading),
-//!   `board::replay` plays the mainline and tells an observer each ply,
-//!   `board::variations` replays the variations, `board::rules` holds the
-//!   editions and the one table of citations, `board::winnable` says
+//! - [`board`]: facts from the board, without findings: [`board::san`] and
+//!   [`board::lenient`] resolve moves (strictly, then by a plain reading),
+//!   [`board::replay`] plays the mainline and tells an observer each ply,
+//!   [`board::variations`] replays the variations, [`board::rules`] holds the
+//!   editions and the one table of citations, [`board::winnable`] says
 //!   whether a side can still mate.
-//! - `finding`: the kinds of finding (code, severity, what each rests on)
+//! - [`finding`]: the kinds of finding (code, severity, what each rests on)
 //!   and one finding's place in its game.
-//! - `checks`: judges the game, one module per rule area, each deciding its
-//!   findings (below); `checks::verdict` holds what they share, and
-//!   `checks::draws::history` the positions the draw rules need.
-//!   `checks::across` holds the checks that need every game of the run
+//! - [`checks`]: judges the game, one module per rule area, each deciding its
+//!   findings (below); [`checks::verdict`] holds what they share, and
+//!   [`checks::draws::history`] the positions the draw rules need.
+//!   [`checks::across`] holds the checks that need every game of the run
 //!   (copies, rounds, the games against a TRF), behind one trait
-//!   (`checks::across::Across`) that the writer calls with each game in
+//!   ([`checks::across::Across`]) that the writer calls with each game in
 //!   input order and once at the end.
-//! - `fix`: `--fix`, a game written back with the corrections its findings
+//! - [`fix`]: `--fix`, a game written back with the corrections its findings
 //!   justify, each explained by a comment.
-//! - `report`: which findings are reported (`report::selection`:
+//! - [`report`]: which findings are reported ([`report::selection`]:
 //!   `--select`, `--ignore`, `--baseline`), both CSV reports in input
-//!   order with spreadsheet-safe cells (`report::cell`), the counts
-//!   (`report::summary`) and the audit page (`report::page`, `--html`).
-//!   The report decides no finding: it writes what `checks` decided.
-//! - `output`: where outputs go, each put in place only when the run
-//!   completes and never over an input; `output::corrected`, where each
+//!   order with spreadsheet-safe cells ([`report::cell`](mod@report::cell)), the counts
+//!   ([`report::summary`]) and the audit page ([`report::page`], `--html`).
+//!   The report decides no finding: it writes what [`checks`] decided.
+//! - [`output`]: where outputs go, each put in place only when the run
+//!   completes and never over an input; [`output::corrected`], where each
 //!   input's corrected copy (`--fix`) goes.
-//! - `cli`, `config`: the command line, checked once into a `Config`.
-//! - `run`: the run itself (`run::run`: outputs opened, the sink that
+//! - [`cli`], [`config`]: the command line, checked once into a `Config`.
+//! - [`run`](mod@run): the run itself ([`run::run`]: outputs opened, the sink that
 //!   writes in input order, the end with the exit status), the reader
-//!   thread, the workers and the ordered writer (`run::pipeline`), the
+//!   thread, the workers and the ordered writer ([`run::pipeline`]), the
 //!   progress bar.
 //!
 //! Where each finding is decided (a test holds this list to the code):
@@ -81,6 +81,27 @@
 //!   `trf-game-missing`, `game-not-in-trf`, `trf-result-mismatch`,
 //!   `trf-colour-mismatch`, `trf-player-mismatch` (with --trf: the games
 //!   against the tournament's report file)
+//!
+//! The whole path of a run, for one input in memory ([`audit_bytes`]): the
+//! games are cut, replayed and judged, and both reports written.
+//!
+//! ```
+//! use pgn_arbiter::{audit_bytes, board::rules::Edition, checks::Judging};
+//!
+//! let pgn = b"[Event \"Club\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";
+//! let judging = Judging {
+//!     edition: Edition::Fide2023,
+//!     ..Judging::default()
+//! };
+//! let (findings, games, count) = audit_bytes(pgn, judging, false)?;
+//! assert_eq!(count, 1);
+//! // One row a finding: the king cannot go to e3.
+//! let findings = String::from_utf8(findings)?;
+//! assert!(findings.lines().any(|row| row.contains(",illegal-move,")));
+//! // One row a game, after the header.
+//! assert_eq!(String::from_utf8(games)?.lines().count(), 2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! Design priorities, in order: never crash or hang on any input; correct on
 //! valid PGN, article by article; every game accounted for, exactly once;

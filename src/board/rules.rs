@@ -123,8 +123,9 @@ impl Edition {
     /// The article as the `rule` column cites it under this edition: the
     /// one table of citations of the Laws. `None` where the edition has no
     /// such article; a kind resting on it is then never reported under this
-    /// edition (`tests::every_kind_cites_its_edition` holds the two
-    /// together).
+    /// edition (`checks::tests::each_kind_from_a_tiny_game` holds the two
+    /// together: under each edition, every finding's rule column names that
+    /// edition, the PGN standard or the tool's limit).
     pub fn cite(self, article: Article) -> Option<&'static str> {
         use Article::*;
         use Edition::*;

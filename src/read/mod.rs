@@ -1,23 +1,23 @@
 //! From bytes to games: opening the inputs (decompression, encodings, the
 //! directory walk), cutting them into games where pgn-reader would, and
 //! reading each game's tags and movetext with every position located. The
-//! only stage that knows pgn-reader. `trf` reads the other input a run
-//! may have, a tournament's report file; `notation` what a move token says
-//! before any board; `listed` bounds what can repeat within a game.
+//! only stage that knows pgn-reader. [`trf`] reads the other input a run
+//! may have, a tournament's report file; [`notation`] what a move token says
+//! before any board; [`listed`] bounds what can repeat within a game.
 //!
 //! Where a game starts is decided in four places, each for its reason:
 //!
-//! - `lexer` reads a game as pgn-reader does, with two boundary rules of
+//! - [`lexer`] reads a game as pgn-reader does, with two boundary rules of
 //!   its own (a blank line in movetext ends a game only after its
 //!   termination marker; a repeated tag name after a blank line starts the
 //!   next game), because real archives need them.
-//! - `lexer::last_game_start` is where `blocks` may end a block: exactly
+//! - [`lexer::last_game_start`] is where [`blocks`] may end a block: exactly
 //!   where the lexer, reading the whole input, would end a game, so a block
 //!   never splits one.
 //! - `blocks::next_tagged_start`, after a game too large to read: any `[`
 //!   that starts a line after a blank line, looser than the lexer, because
 //!   what comes before is junk that no rule can read.
-//! - `shard` starts a shard at a `[` after a blank line whose last line
+//! - [`shard`] starts a shard at a `[` after a blank line whose last line
 //!   before ends with a termination marker, stricter than the lexer, so that
 //!   a shard can find a start from any byte without reading what came
 //!   before, and shards split an archive into the games of one run.

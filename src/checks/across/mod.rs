@@ -1,8 +1,8 @@
-//! Checks that need every game of the run: copies of a game (`copies`),
-//! players and boards given twice in a round (`rounds`), and the games
-//! against the tournament's report file (`tournament`, `--trf`). The
+//! Checks that need every game of the run: copies of a game ([`copies`]),
+//! players and boards given twice in a round ([`rounds`]), and the games
+//! against the tournament's report file ([`tournament`], `--trf`). The
 //! writer gives each game, in input order, to every one of them
-//! (`Across::game`), and calls `Across::finish` once after the last.
+//! ([`Across::game`]), and calls [`Across::finish`] once after the last.
 
 use crate::finding::Finding;
 
