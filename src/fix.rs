@@ -33,8 +33,9 @@ use shakmaty::{Chess, Position, san::SanPlus};
 
 use crate::{
     board::{lenient, replay},
-    checks::{self, BoardEnd, Verdict, result_str},
+    checks::{self, BoardEnd, Verdict},
     finding::{Finding, Kind},
+    read::outcome,
     read::{
         game::{RawGame, excerpt},
         lexer::{self, StopKind},
@@ -709,14 +710,17 @@ fn result_targets(
     open: Open,
 ) -> ResultTargets {
     let tag = game.tags.get("Result");
-    let tag_valid = tag.and_then(checks::result_value);
+    let tag_valid = tag.and_then(outcome::parse);
     let marker = game.lexed.marker.map(|m| m.outcome);
     // A win with no recorded cause may be a forfeit: its result is the
     // arbiter's to decide.
     let unexplained = findings
         .iter()
         .any(|f| f.kind == Kind::UnexplainedWinUnwinnable);
-    let decided = verdict.expected.filter(|_| !unexplained).map(result_str);
+    let decided = verdict
+        .expected
+        .filter(|_| !unexplained)
+        .map(outcome::result_str);
     let why = RESULT_KINDS.iter().copied().find(|&k| has(k));
     let mut out = ResultTargets {
         tag: None,
@@ -724,10 +728,10 @@ fn result_targets(
     };
     let closed = !open.comment && !open.variation;
     if let (Some(value), Some(why)) = (decided, why) {
-        if tag_valid.map(checks::outcome_str) != Some(value) {
+        if tag_valid.map(outcome::outcome_str) != Some(value) {
             out.tag = Some((why, Some(value)));
         }
-        if marker.map(checks::outcome_str) != Some(value) && (marker.is_some() || closed) {
+        if marker.map(outcome::outcome_str) != Some(value) && (marker.is_some() || closed) {
             out.marker = Some((why, value));
         }
         return out;
@@ -736,11 +740,11 @@ fn result_targets(
         return out;
     }
     if tag.is_none() {
-        let value = marker.map_or("*", checks::outcome_str);
+        let value = marker.map_or("*", outcome::outcome_str);
         out.tag = Some((Kind::MissingResult, Some(value)));
     }
     if marker.is_none() && closed {
-        let value = tag_valid.map_or("*", checks::outcome_str);
+        let value = tag_valid.map_or("*", outcome::outcome_str);
         out.marker = Some((Kind::MissingResult, value));
     }
     out

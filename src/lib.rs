@@ -9,7 +9,8 @@
 //!   [`read::lexer`] reads each game the way pgn-reader does ([`read::pgn`],
 //!   the only module that knows pgn-reader, holds it to that) and says
 //!   where every tag and move is, filling [`read::tags`] and giving a
-//!   [`read::game::RawGame`]; [`read::notation`] reads a move token's text;
+//!   [`read::game::RawGame`]; [`read::notation`] reads a move token's text,
+//!   [`read::outcome`] the four results;
 //!   [`read::frames`] lists a zstd file's frames and [`read::shard`] reads the
 //!   games that start in a range of frames or bytes (a shard);
 //!   [`read::trf`] reads a tournament's report file (TRF) with what is wrong

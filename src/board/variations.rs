@@ -377,7 +377,11 @@ fn is_number_or_result(token: &[u8]) -> bool {
         return true;
     }
     let text = String::from_utf8_lossy(token).replace(['–', '—'], "-");
-    matches!(text.as_str(), "1-0" | "0-1" | "1/2-1/2" | "½-½")
+    text == "½-½"
+        || matches!(
+            crate::read::outcome::parse(text.as_bytes()),
+            Some(shakmaty::Outcome::Known(_))
+        )
 }
 
 #[cfg(test)]

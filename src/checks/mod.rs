@@ -17,9 +17,8 @@ pub mod verdict;
 mod wins;
 
 pub use self::{
-    result::{outcome_str, parse as result_value, truncated},
-    tags::RESULTS,
-    verdict::{BoardEnd, Decided, Judging, Verdict, result_str},
+    result::truncated,
+    verdict::{BoardEnd, Decided, Judging, Verdict},
 };
 
 use shakmaty::{Chess, Color, KnownOutcome, Position};
@@ -39,7 +38,11 @@ use crate::{
 /// The recorded result: the Result tag if it is one of the four, else the
 /// termination marker. `Some(None)` is `*`.
 fn recorded_result(game: &RawGame<'_>) -> Option<Option<KnownOutcome>> {
-    let outcome = match game.tags.get("Result").and_then(result::parse) {
+    let outcome = match game
+        .tags
+        .get("Result")
+        .and_then(crate::read::outcome::parse)
+    {
         Some(outcome) => outcome,
         None => game.lexed.marker?.outcome,
     };

@@ -4,28 +4,15 @@
 
 use shakmaty::Outcome;
 
-use super::verdict::{BoardEnd, Decided, result_str};
+use super::verdict::{BoardEnd, Decided};
 use crate::{
     board::replay,
     finding::{Finding, Kind},
-    read::game::RawGame,
+    read::{
+        game::RawGame,
+        outcome::{outcome_str, parse, result_str},
+    },
 };
-
-/// A Result tag value, if it is one of the four.
-pub fn parse(value: &[u8]) -> Option<Outcome> {
-    match value {
-        b"1-0" | b"0-1" | b"1/2-1/2" | b"*" => std::str::from_utf8(value).ok()?.parse().ok(),
-        _ => None,
-    }
-}
-
-/// A result as PGN writes it, `*` for an unknown one.
-pub fn outcome_str(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Known(known) => result_str(known),
-        Outcome::Unknown => "*",
-    }
-}
 
 /// Whether a game with no termination marker says that moves are missing
 /// (a file cut short, a copy that lost its end): the line to report and

@@ -6,10 +6,8 @@ use crate::{
     finding::{Finding, Kind},
     read::game::{RawGame, excerpt},
     read::listed::MAX_LISTED,
+    read::outcome::RESULTS,
 };
-
-/// The results PGN allows in the Result tag.
-pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// The tag section's findings, in the order of the record's lines within
 /// each kind.

@@ -110,19 +110,6 @@ pub struct Judging {
     pub duplicates: bool,
 }
 
-/// A result as PGN writes it.
-pub fn result_str(outcome: KnownOutcome) -> &'static str {
-    match outcome {
-        KnownOutcome::Decisive {
-            winner: Color::White,
-        } => "1-0",
-        KnownOutcome::Decisive {
-            winner: Color::Black,
-        } => "0-1",
-        KnownOutcome::Draw => "1/2-1/2",
-    }
-}
-
 /// How a game ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HowEnded {

@@ -13,16 +13,13 @@
 
 use shakmaty::{Chess, Color, KnownOutcome};
 
-use super::{
-    ending::HowEnded,
-    verdict::{Judging, result_str},
-};
+use super::{ending::HowEnded, verdict::Judging};
 use crate::{
     board::replay,
     board::rules::Edition,
     board::winnable::{self, Search, Winnability},
     finding::{Finding, Kind},
-    read::game::RawGame,
+    read::{game::RawGame, outcome::result_str},
 };
 
 /// Whether a decisive result was earned on the board.

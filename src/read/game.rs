@@ -279,7 +279,10 @@ fn movetext_tokens(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
                     i += len;
                     let skipped = token[0] == b'$'
                         || token.iter().all(u8::is_ascii_digit)
-                        || matches!(token, b"1-0" | b"0-1" | b"1/2-1/2");
+                        || matches!(
+                            crate::read::outcome::parse(token),
+                            Some(shakmaty::Outcome::Known(_))
+                        );
                     if !skipped {
                         return Some(token);
                     }

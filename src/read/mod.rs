@@ -29,6 +29,7 @@ pub mod input;
 pub mod lexer;
 pub mod listed;
 pub mod notation;
+pub mod outcome;
 pub mod pgn;
 pub mod shard;
 pub mod tags;

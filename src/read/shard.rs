@@ -119,18 +119,16 @@ impl Starts {
 
     fn tail_ends_with_result(&self) -> bool {
         let tail = &self.tail[..self.tail_len];
-        [&b"1-0"[..], b"0-1", b"1/2-1/2", b"*"]
-            .iter()
-            .any(|marker| {
-                tail.strip_suffix(*marker).is_some_and(|before| {
-                    // The whole token: after white space, a comment or a
-                    // variation, or at the line's start (when the tail holds
-                    // the whole line).
-                    before.last().map_or(self.tail_len < self.tail.len(), |b| {
-                        matches!(b, b' ' | b'}' | b')')
-                    })
+        crate::read::outcome::RESULTS.iter().any(|marker| {
+            tail.strip_suffix(marker.as_bytes()).is_some_and(|before| {
+                // The whole token: after white space, a comment or a
+                // variation, or at the line's start (when the tail holds
+                // the whole line).
+                before.last().map_or(self.tail_len < self.tail.len(), |b| {
+                    matches!(b, b' ' | b'}' | b')')
                 })
             })
+        })
     }
 
     /// Takes one byte; true when it begins a game.

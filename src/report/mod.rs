@@ -11,10 +11,12 @@ use crate::{
     checks::{
         Verdict,
         across::{self, AcrossGames},
-        result_str,
     },
     finding::{Finding, Severity},
-    read::game::{RawGame, decode},
+    read::{
+        game::{RawGame, decode},
+        outcome::result_str,
+    },
 };
 
 pub mod cell;

@@ -10,8 +10,8 @@ use super::{
     rounds::{self, Rounds},
 };
 use crate::{
-    checks::RESULTS,
     finding::{Finding, Kind},
+    read::outcome::RESULTS,
 };
 
 /// Every game seen so far, by fingerprint, and where each game is.

@@ -11,10 +11,10 @@ use shakmaty::{Color, KnownOutcome};
 
 use super::check::{Across, Seen};
 use crate::{
-    checks::result_str,
     finding::{Finding, Kind},
     read::{
         game::fold_name,
+        outcome::result_str,
         trf::{Colour, Outcome, Player, Round, Score, Tournament, Trouble},
     },
 };
@@ -385,14 +385,25 @@ impl Across for TrfAudit {
     }
 }
 
+/// A result as White's score.
+fn white_score(outcome: KnownOutcome) -> Score {
+    match outcome {
+        KnownOutcome::Decisive {
+            winner: Color::White,
+        } => Score::Win,
+        KnownOutcome::Decisive {
+            winner: Color::Black,
+        } => Score::Loss,
+        KnownOutcome::Draw => Score::Draw,
+    }
+}
+
 /// The finding that a game's result is not the TRF's for its pairing
 /// (`theirs`, White's round), with what the board decides, if it does.
 fn result_mismatch(game: &Seen<'_>, w: &Player, b: &Player, theirs: &Round) -> Option<Finding> {
     // The result, from White's side of the game.
-    let recorded = match game.result {
-        "1-0" => Some(Score::Win),
-        "0-1" => Some(Score::Loss),
-        "1/2-1/2" => Some(Score::Draw),
+    let recorded = match crate::read::outcome::parse(game.result.as_bytes()) {
+        Some(shakmaty::Outcome::Known(known)) => Some(white_score(known)),
         _ => None,
     };
     let trf = match theirs.outcome {
@@ -400,18 +411,7 @@ fn result_mismatch(game: &Seen<'_>, w: &Player, b: &Player, theirs: &Round) -> O
         _ => None,
     };
     if recorded != trf {
-        let board = game.expected.map(|e| {
-            let score = match e {
-                KnownOutcome::Decisive {
-                    winner: Color::White,
-                } => Score::Win,
-                KnownOutcome::Decisive {
-                    winner: Color::Black,
-                } => Score::Loss,
-                KnownOutcome::Draw => Score::Draw,
-            };
-            (e, score)
-        });
+        let board = game.expected.map(|e| (e, white_score(e)));
         let laws = match board {
             Some((_, s)) if Some(s) == recorded => {
                 " The board decides the game's result, so the Laws support the game, not the TRF."
