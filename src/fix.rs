@@ -65,7 +65,7 @@ pub struct Fixed {
 /// The codes whose findings `--fix` corrects wherever they are found,
 /// except in games whose moves cannot be replayed (which keep their
 /// movetext): auditing a copy finds none of them elsewhere, as
-/// `tests/fix.rs` checks. `missing-result` is corrected too, but not where
+/// `tests/integration/fix.rs` checks. `missing-result` is corrected too, but not where
 /// the movetext ends inside a comment or variation left open, so it is not
 /// on this list.
 pub const FIXED: &[Kind] = &[

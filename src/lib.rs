@@ -1,7 +1,7 @@
 //! pgn-arbiter audits PGN chess archives.
 //!
 //! The stages in the order a game meets them; a stage imports only itself
-//! and earlier ones (`tests/modules.rs`: `stages_depend_forward_only`):
+//! and earlier ones (`tests/integration/modules.rs`: `stages_depend_forward_only`):
 //!
 //! - [`read`]: from bytes to games. [`read::input`] opens the bytes (directory
 //!   walk, decompression by magic bytes, UTF-16, lone carriage returns);

@@ -4,9 +4,7 @@
 //! naming its child modules), and looks for a cycle. Test modules
 //! (`#[cfg(test)]` to the end of a file) are left out.
 //!
-//! `cargo test --test modules` runs it; CONTRIBUTING.md says so.
-
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! `cargo test --test integration modules::` runs it; CONTRIBUTING.md says so.
 
 use std::{
     collections::{BTreeMap, BTreeSet},

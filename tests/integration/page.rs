@@ -2,13 +2,12 @@
 //! Women's World Rapid 2024 broadcast), with two more fixtures beside it
 //! for errors, boards and the changes `--fix` made. The page is compared
 //! with `fixtures/page/tournament.html` (the run's day and the version
-//! masked; `BLESS=1 cargo test --test page` rewrites it, and it opens in a
+//! masked; `BLESS=1 cargo test --test integration page::` rewrites it, and it opens in a
 //! browser for review), parsed as XML, and checked to name every code the
 //! findings report has and to load nothing from elsewhere.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
-use std::{fs, path::Path, process::Command};
+use crate::util::*;
+use std::{fs, path::Path};
 
 const INPUTS: [&str; 3] = [
     "page/tournament.pgn",
@@ -43,7 +42,7 @@ fn the_audit_page_of_a_tournament() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let tmp = tempfile::tempdir().unwrap();
     let page_path = tmp.path().join("audit.html");
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    let out = bin()
         .current_dir(&fixtures)
         .args(["-q", "--html"])
         .arg(&page_path)
@@ -114,7 +113,7 @@ fn the_page_shows_the_games_against_the_tournament_report_file() {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
     let tmp = tempfile::tempdir().unwrap();
     let page_path = tmp.path().join("t.html");
-    let out = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+    let out = bin()
         .current_dir(&fixtures)
         .args(["-q", "--html"])
         .arg(&page_path)

@@ -2,7 +2,7 @@
 //! of the whole shared corpora). For each input:
 //!
 //! - a copy with changes is compared with `<case>.fixed` beside the input
-//!   (`BLESS=1 cargo test --test fix` rewrites them; the diff between a
+//!   (`BLESS=1 cargo test --test integration fix::` rewrites them; the diff between a
 //!   fixture and its `.fixed` is the review); a copy without changes is the
 //!   input, byte for byte, and has no `.fixed`;
 //! - auditing the copy finds the same number of games and none of the codes
@@ -11,27 +11,18 @@
 //! - pgn-reader finds as many games in the copy as in the input;
 //! - fixing the copy again changes nothing.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
+use crate::util::*;
 use std::{
     collections::{BTreeMap, BTreeSet},
     fs,
     io::Cursor,
     ops::ControlFlow,
     path::{Path, PathBuf},
-    process::{Command, Output},
+    process::Output,
 };
 
 use pgn_arbiter::fix::FIXED;
 use pgn_reader::{Reader, Visitor};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
-}
 
 /// Codes that say a game's record is kept as written: its moves cannot be
 /// replayed, or it stops before its end (its PlyCount and result stay).

@@ -7,11 +7,10 @@
 //! A fixture is audited with the default options, plus the arguments listed
 //! one per line in `<case>.args` when there is one.
 //!
-//! `BLESS=1 cargo test --test cli` rewrites the expected files from the
+//! `BLESS=1 cargo test --test integration cli::` rewrites the expected files from the
 //! current output; the git diff is the review.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
+use crate::util::*;
 use std::{
     collections::BTreeMap,
     fs,
@@ -19,32 +18,6 @@ use std::{
     path::{Path, PathBuf},
     process::{Command, Output, Stdio},
 };
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn fixtures() -> PathBuf {
-    root().join("fixtures")
-}
-
-fn corpora() -> PathBuf {
-    let dir = root().join("../shared/corpora");
-    assert!(dir.is_dir(), "shared corpora missing at {}", dir.display());
-    dir
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    bin().current_dir(dir).args(args).output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 /// The fixture's case name: its path up to the first `.pgn`.
 fn case_of(path: &Path) -> Option<PathBuf> {

@@ -6,17 +6,11 @@
 //! archive is every plain golden fixture joined (messy ones included), and
 //! the cuts fall at arbitrary bytes.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
+use crate::util::*;
 use std::{
     fs,
     path::{Path, PathBuf},
-    process::Command,
 };
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
-}
 
 /// Every plain `.pgn` fixture, joined.
 fn archive(dir: &Path) -> PathBuf {

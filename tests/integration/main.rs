@@ -1,0 +1,21 @@
+//! The integration tests, in one binary (one link, shared helpers in
+//! `util`): each module runs the built tool, or reads `src/`, for one
+//! concern.
+//!
+//! - `cli`: the golden fixtures and the command line's promises.
+//! - `fix`: the corrected copies (`--fix`).
+//! - `modules`: the shape of `src/` (stages, cycles, where findings are
+//!   decided).
+//! - `page`: the audit page (`--html`).
+//! - `shard`: shards joined equal one run.
+//!
+//! `cargo test --test integration MODULE::` runs one of them.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod cli;
+mod fix;
+mod modules;
+mod page;
+mod shard;
+mod util;
