@@ -40,8 +40,39 @@ impl fmt::Display for Severity {
     }
 }
 
+/// What `--fix` does with a kind of finding (the fourth column of
+/// `kinds!`, as ruff marks which rules it can fix).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fix {
+    /// Nothing: the finding is for the arbiter.
+    No,
+    /// Corrected wherever it is found, except in games whose moves cannot
+    /// be replayed (they keep their movetext).
+    Always,
+    /// The result the board or the Laws decide is written in the Result tag
+    /// and the marker, wherever it is found except in games whose moves
+    /// cannot be replayed. The number ranks the codes: when a game has
+    /// several, the lowest names the change.
+    BoardResult(u8),
+    /// The result the board decides is written where it decides one, and
+    /// `missing-result` adds a missing Result tag or marker from the other;
+    /// not where the movetext ends inside a comment or variation left
+    /// open, so not wherever found. Ranked as `BoardResult`.
+    RecordResult(u8),
+}
+
+impl Fix {
+    /// The rank of a result correction; `None` for the others.
+    pub fn result_rank(self) -> Option<u8> {
+        match self {
+            Fix::BoardResult(rank) | Fix::RecordResult(rank) => Some(rank),
+            Fix::No | Fix::Always => None,
+        }
+    }
+}
+
 macro_rules! kinds {
-    ($( $(#[doc = $doc:literal])* $variant:ident => $code:literal, $severity:ident, $source:expr; )*) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident => $code:literal, $severity:ident, $source:expr, $fix:expr; )*) => {
         /// Every kind of finding the tool can report.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Kind {
@@ -73,127 +104,132 @@ macro_rules! kinds {
             pub fn source(self) -> Source {
                 match self { $(Kind::$variant => $source,)* }
             }
+
+            /// What `--fix` does with a finding of this kind.
+            pub fn fix(self) -> Fix {
+                match self { $(Kind::$variant => $fix,)* }
+            }
         }
     };
 }
 
 kinds! {
     /// The SAN names no legal move in the position.
-    IllegalMove => "illegal-move", Error, Law(Article::IllegalMove);
+    IllegalMove => "illegal-move", Error, Law(Article::IllegalMove), Fix::No;
     /// The SAN fits more than one legal move.
-    AmbiguousMove => "ambiguous-move", Error, Pgn("PGN 8.2.3.4");
+    AmbiguousMove => "ambiguous-move", Error, Pgn("PGN 8.2.3.4"), Fix::No;
     /// A movetext token that is no SAN, move number, comment, NAG, variation or result.
-    MalformedMove => "malformed-move", Error, Pgn("PGN 8.2");
+    MalformedMove => "malformed-move", Error, Pgn("PGN 8.2"), Fix::No;
     /// A tag line that is not `[Name "value"]`.
-    MalformedTag => "malformed-tag", Error, Pgn("PGN 8.1.1");
+    MalformedTag => "malformed-tag", Error, Pgn("PGN 8.1.1"), Fix::No;
     /// A FEN tag that cannot be parsed or is not a legal position.
-    InvalidFen => "invalid-fen", Error, Pgn("PGN 9.7.2");
+    InvalidFen => "invalid-fen", Error, Pgn("PGN 9.7.2"), Fix::No;
     /// A variant the tool does not replay.
-    UnsupportedVariant => "unsupported-variant", Warning, Law(Article::Variant);
+    UnsupportedVariant => "unsupported-variant", Warning, Law(Article::Variant), Fix::No;
     /// No Result tag, or no game termination marker.
-    MissingResult => "missing-result", Error, Pgn("PGN 8.2.6");
+    MissingResult => "missing-result", Error, Pgn("PGN 8.2.6"), Fix::RecordResult(10);
     /// The Result tag and the termination marker differ.
-    ResultMismatch => "result-mismatch", Error, Pgn("PGN 8.2.6");
+    ResultMismatch => "result-mismatch", Error, Pgn("PGN 8.2.6"), Fix::RecordResult(8);
     /// The final position is checkmate and the result is not the mating side's win.
-    ResultContradictsCheckmate => "result-contradicts-checkmate", Error, Law(Article::Checkmate);
+    ResultContradictsCheckmate => "result-contradicts-checkmate", Error, Law(Article::Checkmate), Fix::BoardResult(0);
     /// The final position is stalemate and the result is not a draw.
-    ResultContradictsStalemate => "result-contradicts-stalemate", Error, Law(Article::Stalemate);
+    ResultContradictsStalemate => "result-contradicts-stalemate", Error, Law(Article::Stalemate), Fix::BoardResult(1);
     /// The final position is dead and the result is not a draw.
-    ResultContradictsDeadPosition => "result-contradicts-dead-position", Error, Law(Article::DeadPosition);
+    ResultContradictsDeadPosition => "result-contradicts-dead-position", Error, Law(Article::DeadPosition), Fix::BoardResult(2);
     /// `+` or `#` written where the move gives no check or mate, or a mate without `#`.
-    WrongCheckSuffix => "wrong-check-suffix", Warning, Pgn("PGN 8.2.3.5");
+    WrongCheckSuffix => "wrong-check-suffix", Warning, Pgn("PGN 8.2.3.5"), Fix::Always;
     /// Tag values that are not valid UTF-8 (decoded as Windows-1252).
-    Encoding => "encoding", Warning, Pgn("PGN 4.1");
+    Encoding => "encoding", Warning, Pgn("PGN 4.1"), Fix::No;
     /// A Result tag whose value is none of `1-0`, `0-1`, `1/2-1/2`, `*`.
-    InvalidResult => "invalid-result", Error, Pgn("PGN 8.1.1.7");
+    InvalidResult => "invalid-result", Error, Pgn("PGN 8.1.1.7"), Fix::RecordResult(9);
     /// A `{` comment that is never closed.
-    UnterminatedComment => "unterminated-comment", Error, Pgn("PGN 5");
+    UnterminatedComment => "unterminated-comment", Error, Pgn("PGN 5"), Fix::No;
     /// Movetext that goes on after the game termination marker.
-    TextAfterResult => "text-after-result", Error, Pgn("PGN 8.2.6");
+    TextAfterResult => "text-after-result", Error, Pgn("PGN 8.2.6"), Fix::No;
     /// The player to move could have claimed a draw by threefold repetition, and play went on.
-    UnclaimedThreefold => "unclaimed-threefold", Info, Law(Article::ThreefoldJust);
+    UnclaimedThreefold => "unclaimed-threefold", Info, Law(Article::ThreefoldJust), Fix::No;
     /// The player to move could have claimed a draw under the 50-move rule, and play went on.
-    UnclaimedFiftyMoves => "unclaimed-fifty-moves", Info, Law(Article::FiftyJust);
+    UnclaimedFiftyMoves => "unclaimed-fifty-moves", Info, Law(Article::FiftyJust), Fix::No;
     /// Moves recorded after the fifth occurrence of a position ended the game.
-    PlayedPastFivefold => "played-past-fivefold", Error, Law(Article::Fivefold);
+    PlayedPastFivefold => "played-past-fivefold", Error, Law(Article::Fivefold), Fix::Always;
     /// Moves recorded after 75 moves without capture or pawn move ended the game.
-    PlayedPastSeventyFiveMoves => "played-past-seventy-five-moves", Error, Law(Article::SeventyFive);
+    PlayedPastSeventyFiveMoves => "played-past-seventy-five-moves", Error, Law(Article::SeventyFive), Fix::Always;
     /// Moves recorded after a dead position ended the game.
-    PlayedPastDeadPosition => "played-past-dead-position", Error, Law(Article::DeadPosition);
+    PlayedPastDeadPosition => "played-past-dead-position", Error, Law(Article::DeadPosition), Fix::Always;
     /// A decisive result after the game ended by fivefold repetition.
-    ResultContradictsFivefold => "result-contradicts-fivefold", Error, Law(Article::Fivefold);
+    ResultContradictsFivefold => "result-contradicts-fivefold", Error, Law(Article::Fivefold), Fix::BoardResult(3);
     /// A decisive result after the game ended by the 75-move rule.
-    ResultContradictsSeventyFiveMoves => "result-contradicts-seventy-five-moves", Error, Law(Article::SeventyFive);
+    ResultContradictsSeventyFiveMoves => "result-contradicts-seventy-five-moves", Error, Law(Article::SeventyFive), Fix::BoardResult(4);
     /// A win on time although the winner could not mate by any series of legal moves.
-    UnwinnableWinOnTime => "unwinnable-win-on-time", Error, Law(Article::FlagFall);
+    UnwinnableWinOnTime => "unwinnable-win-on-time", Error, Law(Article::FlagFall), Fix::BoardResult(5);
     /// A win by resignation although the winner could not mate.
-    UnwinnableWinByResignation => "unwinnable-win-by-resignation", Error, Law(Article::Resignation);
+    UnwinnableWinByResignation => "unwinnable-win-by-resignation", Error, Law(Article::Resignation), Fix::BoardResult(6);
     /// The recorded winner has only a king.
-    BareKingWin => "bare-king-win", Error, Law(Article::BareKing);
+    BareKingWin => "bare-king-win", Error, Law(Article::BareKing), Fix::BoardResult(7);
     /// A win with no recorded reason although the winner could not mate.
-    UnexplainedWinUnwinnable => "unexplained-win-unwinnable", Warning, Law(Article::Win);
+    UnexplainedWinUnwinnable => "unexplained-win-unwinnable", Warning, Law(Article::Win), Fix::No;
     /// A game larger than the tool reads; it is not checked.
-    GameTooLarge => "game-too-large", Error, Limit;
+    GameTooLarge => "game-too-large", Error, Limit, Fix::No;
     /// A move written in a form PGN does not use, read as it plainly means.
-    NonStandardSan => "non-standard-san", Warning, Pgn("PGN 8.2.3");
+    NonStandardSan => "non-standard-san", Warning, Pgn("PGN 8.2.3"), Fix::Always;
     /// Movetext other than moves read, but not as PGN writes it (`$256`, `½-½`).
-    NonStandardMovetext => "non-standard-movetext", Warning, Pgn("PGN 8.2");
+    NonStandardMovetext => "non-standard-movetext", Warning, Pgn("PGN 8.2"), Fix::No;
     /// A move number that is not the number of the move it stands before.
-    MoveNumber => "move-number", Warning, Pgn("PGN 8.2.2.1");
+    MoveNumber => "move-number", Warning, Pgn("PGN 8.2.2.1"), Fix::No;
     /// A tag whose name has white space around it, read all the same.
-    NonStandardTag => "non-standard-tag", Warning, Pgn("PGN 8.1");
+    NonStandardTag => "non-standard-tag", Warning, Pgn("PGN 8.1"), Fix::No;
     /// A move in a variation that names no legal move there.
-    IllegalMoveInVariation => "illegal-move-in-variation", Warning, Pgn("PGN 8.2.5");
+    IllegalMoveInVariation => "illegal-move-in-variation", Warning, Pgn("PGN 8.2.5"), Fix::No;
     /// A move in a variation that fits more than one legal move there.
-    AmbiguousMoveInVariation => "ambiguous-move-in-variation", Warning, Pgn("PGN 8.2.5");
+    AmbiguousMoveInVariation => "ambiguous-move-in-variation", Warning, Pgn("PGN 8.2.5"), Fix::No;
     /// A token in a variation that is no move, move number, comment, NAG or result.
-    MalformedMoveInVariation => "malformed-move-in-variation", Warning, Pgn("PGN 8.2.5");
+    MalformedMoveInVariation => "malformed-move-in-variation", Warning, Pgn("PGN 8.2.5"), Fix::No;
     /// A lone king recorded as winning a game that did not end on the board
     /// (a forfeit, or no recorded cause), under Laws where that can stand.
-    BareKingForfeitWin => "bare-king-forfeit-win", Warning, Law(Article::LoneKingForfeit);
+    BareKingForfeitWin => "bare-king-forfeit-win", Warning, Law(Article::LoneKingForfeit), Fix::No;
     /// A tag of the Seven Tag Roster other than Result is missing.
-    MissingTag => "missing-tag", Warning, Pgn("PGN 8.1.1");
+    MissingTag => "missing-tag", Warning, Pgn("PGN 8.1.1"), Fix::Always;
     /// A roster tag whose value is not known (`?`); only with `--strict-tags`.
-    UnknownTagValue => "unknown-tag-value", Info, Pgn("PGN 8.1.1");
+    UnknownTagValue => "unknown-tag-value", Info, Pgn("PGN 8.1.1"), Fix::No;
     /// Date or EventDate that is not `YYYY.MM.DD`, not a possible date, or after the run's day.
-    InvalidDate => "invalid-date", Warning, Pgn("PGN 8.1.1.3");
+    InvalidDate => "invalid-date", Warning, Pgn("PGN 8.1.1.3"), Fix::No;
     /// The PlyCount tag differs from the plies recorded.
-    PlyCountMismatch => "plycount-mismatch", Warning, Pgn("PGN 9.9.3");
+    PlyCountMismatch => "plycount-mismatch", Warning, Pgn("PGN 9.9.3"), Fix::Always;
     /// The same tag twice with different values.
-    DuplicateTag => "duplicate-tag", Warning, Pgn("PGN 8.1");
+    DuplicateTag => "duplicate-tag", Warning, Pgn("PGN 8.1"), Fix::No;
     /// WhiteElo or BlackElo that is not a rating.
-    InvalidElo => "invalid-elo", Warning, Pgn("PGN 9.1.2");
+    InvalidElo => "invalid-elo", Warning, Pgn("PGN 9.1.2"), Fix::No;
     /// WhiteFideId or BlackFideId that is not digits.
-    InvalidFideId => "invalid-fide-id", Warning, Pgn("PGN 9.1");
+    InvalidFideId => "invalid-fide-id", Warning, Pgn("PGN 9.1"), Fix::No;
     /// A TimeControl not written as PGN 9.6.1 writes it.
-    InvalidTimeControl => "invalid-time-control", Warning, Pgn("PGN 9.6.1");
+    InvalidTimeControl => "invalid-time-control", Warning, Pgn("PGN 9.6.1"), Fix::No;
     /// A FEN tag without `[SetUp "1"]`.
-    FenWithoutSetup => "fen-without-setup", Warning, Pgn("PGN 9.7.1");
+    FenWithoutSetup => "fen-without-setup", Warning, Pgn("PGN 9.7.1"), Fix::No;
     /// The same game (players, start, moves) as an earlier one of the run.
-    DuplicateGame => "duplicate-game", Warning, Audit;
+    DuplicateGame => "duplicate-game", Warning, Audit, Fix::No;
     /// A player in two games of one round of an event, against two opponents.
-    PlayerTwiceInRound => "player-twice-in-round", Error, Audit;
+    PlayerTwiceInRound => "player-twice-in-round", Error, Audit, Fix::No;
     /// The same round and board number (`1.1`) twice in one event.
-    DuplicateBoard => "duplicate-board", Warning, Audit;
+    DuplicateBoard => "duplicate-board", Warning, Audit, Fix::No;
     /// A line of the TRF (`--trf`) that cannot be read.
-    TrfInvalid => "trf-invalid", Error, Trf;
+    TrfInvalid => "trf-invalid", Error, Trf, Fix::No;
     /// Lines of the TRF that contradict each other.
-    TrfInconsistent => "trf-inconsistent", Error, Trf;
+    TrfInconsistent => "trf-inconsistent", Error, Trf, Fix::No;
     /// A game the TRF says was played, and no game of the PGN.
-    TrfGameMissing => "trf-game-missing", Error, Trf;
+    TrfGameMissing => "trf-game-missing", Error, Trf, Fix::No;
     /// A game whose players the TRF does not pair in its round.
-    GameNotInTrf => "game-not-in-trf", Error, Trf;
+    GameNotInTrf => "game-not-in-trf", Error, Trf, Fix::No;
     /// A game whose result differs from the TRF's.
-    TrfResultMismatch => "trf-result-mismatch", Error, Trf;
+    TrfResultMismatch => "trf-result-mismatch", Error, Trf, Fix::No;
     /// A game with White and Black the other way round from the TRF.
-    TrfColourMismatch => "trf-colour-mismatch", Error, Trf;
+    TrfColourMismatch => "trf-colour-mismatch", Error, Trf, Fix::No;
     /// A player's FIDE ID, name, rating or title in the game's tags that differs from the TRF.
-    TrfPlayerMismatch => "trf-player-mismatch", Warning, Trf;
+    TrfPlayerMismatch => "trf-player-mismatch", Warning, Trf, Fix::No;
     /// A game with no termination marker whose record stops before its end
     /// (PlyCount states more plies, or a move number has no move after it).
-    TruncatedGame => "truncated-game", Error, Pgn("PGN 8.2.6");
+    TruncatedGame => "truncated-game", Error, Pgn("PGN 8.2.6"), Fix::No;
     /// A variation with no move in it (`( )`, `( {comment} )`).
-    EmptyVariation => "empty-variation", Warning, Pgn("PGN 8.2.5");
+    EmptyVariation => "empty-variation", Warning, Pgn("PGN 8.2.5"), Fix::No;
 }
 
 impl fmt::Display for Kind {
@@ -337,6 +373,28 @@ mod tests {
                 "empty-variation",
             ]
         );
+    }
+
+    #[test]
+    fn result_corrections_have_ranks_of_their_own() {
+        let mut ranks: Vec<u8> = Kind::ALL
+            .iter()
+            .filter_map(|k| k.fix().result_rank())
+            .collect();
+        let all = ranks.len();
+        ranks.sort_unstable();
+        ranks.dedup();
+        assert_eq!(ranks.len(), all, "two result corrections share a rank");
+        // The board's results outrank what the record says.
+        let board = Kind::ALL.iter().filter_map(|k| match k.fix() {
+            Fix::BoardResult(rank) => Some(rank),
+            _ => None,
+        });
+        let record = Kind::ALL.iter().filter_map(|k| match k.fix() {
+            Fix::RecordResult(rank) => Some(rank),
+            _ => None,
+        });
+        assert!(board.max() < record.min());
     }
 
     #[test]

@@ -34,7 +34,7 @@ use shakmaty::{Chess, Position, san::SanPlus};
 use crate::{
     board::{lenient, replay},
     checks::{self, BoardEnd, Verdict},
-    finding::{Finding, Kind},
+    finding::{Finding, Fix, Kind},
     read::outcome,
     read::{
         game::{RawGame, excerpt},
@@ -64,43 +64,15 @@ pub struct Fixed {
 
 /// The codes whose findings `--fix` corrects wherever they are found,
 /// except in games whose moves cannot be replayed (which keep their
-/// movetext): auditing a copy finds none of them elsewhere, as
-/// `tests/integration/fix.rs` checks. `missing-result` is corrected too, but not where
-/// the movetext ends inside a comment or variation left open, so it is not
-/// on this list.
-pub const FIXED: &[Kind] = &[
-    Kind::MissingTag,
-    Kind::PlyCountMismatch,
-    Kind::NonStandardSan,
-    Kind::WrongCheckSuffix,
-    Kind::PlayedPastFivefold,
-    Kind::PlayedPastSeventyFiveMoves,
-    Kind::PlayedPastDeadPosition,
-    Kind::ResultContradictsCheckmate,
-    Kind::ResultContradictsStalemate,
-    Kind::ResultContradictsDeadPosition,
-    Kind::ResultContradictsFivefold,
-    Kind::ResultContradictsSeventyFiveMoves,
-    Kind::UnwinnableWinOnTime,
-    Kind::UnwinnableWinByResignation,
-    Kind::BareKingWin,
-];
-
-/// Findings that justify writing the result the board decides, in the
-/// order their code is named in the comment.
-const RESULT_KINDS: &[Kind] = &[
-    Kind::ResultContradictsCheckmate,
-    Kind::ResultContradictsStalemate,
-    Kind::ResultContradictsDeadPosition,
-    Kind::ResultContradictsFivefold,
-    Kind::ResultContradictsSeventyFiveMoves,
-    Kind::UnwinnableWinOnTime,
-    Kind::UnwinnableWinByResignation,
-    Kind::BareKingWin,
-    Kind::ResultMismatch,
-    Kind::InvalidResult,
-    Kind::MissingResult,
-];
+/// movetext): `Fix::Always` and `Fix::BoardResult` in the kinds table.
+/// Auditing a copy finds none of them elsewhere, as
+/// `tests/integration/fix.rs` checks.
+pub fn fixed() -> impl Iterator<Item = Kind> {
+    Kind::ALL
+        .iter()
+        .copied()
+        .filter(|k| matches!(k.fix(), Fix::Always | Fix::BoardResult(_)))
+}
 
 /// The Seven Tag Roster in its order, and the value a missing tag gets.
 const ROSTER: [(&str, &str); 7] = [
@@ -721,7 +693,13 @@ fn result_targets(
         .expected
         .filter(|_| !unexplained)
         .map(outcome::result_str);
-    let why = RESULT_KINDS.iter().copied().find(|&k| has(k));
+    // The finding that names the change: the lowest ranked the game has.
+    let why = Kind::ALL
+        .iter()
+        .filter_map(|&k| Some((k.fix().result_rank()?, k)))
+        .filter(|&(_, k)| has(k))
+        .min()
+        .map(|(_, k)| k);
     let mut out = ResultTargets {
         tag: None,
         marker: None,

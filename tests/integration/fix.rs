@@ -6,7 +6,7 @@
 //!   fixture and its `.fixed` is the review); a copy without changes is the
 //!   input, byte for byte, and has no `.fixed`;
 //! - auditing the copy finds the same number of games and none of the codes
-//!   `--fix` corrects (`pgn_arbiter::fix::FIXED`), except in games whose
+//!   `--fix` corrects (`pgn_arbiter::fix::fixed`), except in games whose
 //!   moves cannot be replayed, which keep their movetext;
 //! - pgn-reader finds as many games in the copy as in the input;
 //! - fixing the copy again changes nothing.
@@ -21,7 +21,7 @@ use std::{
     process::Output,
 };
 
-use pgn_arbiter::fix::FIXED;
+use pgn_arbiter::fix;
 use pgn_reader::{Reader, Visitor};
 
 /// Codes that say a game's record is kept as written: its moves cannot be
@@ -143,7 +143,7 @@ fn fix_and_check(input: &Path, extra: &[&str], copy: &Path, failures: &mut Vec<S
         .chain(no_games(&games_out).into_iter().map(|(_, game)| game))
         .collect();
     for (game, code) in &rows {
-        if FIXED.iter().any(|k| k.code() == code) && !stuck.contains(game) {
+        if fix::fixed().any(|k| k.code() == code) && !stuck.contains(game) {
             failures.push(format!("{name}: the copy's game {game} still has {code}"));
         }
     }
@@ -274,7 +274,7 @@ fn every_fixed_code_has_a_golden_copy() {
             all.push_str(&String::from_utf8_lossy(&text));
         }
     }
-    for kind in FIXED {
+    for kind in fix::fixed() {
         let mark = format!("{{pgn-arbiter: {}: ", kind.code());
         assert!(
             all.contains(&mark),
@@ -439,7 +439,7 @@ fn the_shared_corpora_fixed() {
     let mut left = Vec::new();
     for r in reader.records() {
         let r = r.unwrap();
-        if FIXED.iter().any(|k| k.code() == &r[12])
+        if fix::fixed().any(|k| k.code() == &r[12])
             && !stuck.contains(&(r[0].to_owned(), r[1].to_owned()))
         {
             left.push(format!("{} game {}: {}", &r[0], &r[1], &r[12]));
