@@ -832,11 +832,7 @@ fn standard_moves(fix: &mut Rewrite<'_, '_>, kept: usize, has: &dyn Fn(Kind) -> 
         let last = index + 1 == sans.len();
         let before: Chess = pos.clone();
         pos.play_unchecked(m);
-        let written = token.san.suffix;
-        let board = replay::board_suffix(&pos, last);
-        let wrong_suffix = (written.is_some() || last)
-            && board != written
-            && !(board == Some(shakmaty::san::Suffix::Check) && written.is_none());
+        let wrong_suffix = replay::wrong_suffix(token.san.suffix, &pos, last).is_some();
         let kind = if form.is_some() && forms {
             Kind::NonStandardSan
         } else if wrong_suffix && suffixes {
@@ -880,10 +876,7 @@ fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding])
         }
         return;
     }
-    let stop = match checks::start_position(game)
-        .map(|start| replay::replay(&start, &game.lexed.sans, &mut replay::Unobserved))
-        .and_then(|r| r.stopped)
-    {
+    let stop = match verdict.stopped {
         Some(stopped) => game.lexed.sans.get(stopped.index).map(|t| {
             let kind = match stopped.failure {
                 replay::Failure::Illegal => Kind::IllegalMove,

@@ -49,7 +49,7 @@ pub enum Failure {
 }
 
 /// The first move that could not be played.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Stopped {
     /// Index of the move in the mainline (0-based; the ply is `index + 1`).
     pub index: usize,
@@ -160,10 +160,7 @@ pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -
             out.false_ep_marks.push(index);
         }
         out.moves = hash_move(out.moves, &m);
-        // A move without a suffix is only judged when it is the last one: a
-        // check written without `+` is common and not reported, and a mate
-        // can only be the last move (nothing legal follows it), so only the
-        // last move needs the mate test.
+        // The position before, for a move whose suffix is judged.
         let written = token.san.suffix;
         let last = index + 1 == moves.len();
         let before = (written.is_some() || last).then(|| pos.clone());
@@ -171,19 +168,32 @@ pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -
         if observer.open() {
             observer.ply(pos, m);
         }
-        if let Some(before) = before {
-            let board = board_suffix(pos, last);
-            if board != written && !(board == Some(Suffix::Check) && written.is_none()) {
-                out.suffix_issues.push(SuffixIssue {
-                    index,
-                    before,
-                    board,
-                });
-            }
+        if let Some(before) = before
+            && let Some(board) = wrong_suffix(written, pos, last)
+        {
+            out.suffix_issues.push(SuffixIssue {
+                index,
+                before,
+                board,
+            });
         }
     }
     observer.finish();
     out
+}
+
+/// The suffix the board shows after a move (`after`), when the one
+/// `written` is wrong: `+` or `#` where the move gives no check or mate, or
+/// a mate without `#`. A move without a suffix is judged only when it is
+/// the `last` one: a check written without `+` is common and not reported,
+/// and a mate can only be the last move (nothing legal follows it). The
+/// one rule for the replay's `wrong-check-suffix` and `--fix`.
+pub fn wrong_suffix(written: Option<Suffix>, after: &Chess, last: bool) -> Option<Option<Suffix>> {
+    if written.is_none() && !last {
+        return None;
+    }
+    let board = board_suffix(after, last);
+    (board != written && !(board == Some(Suffix::Check) && written.is_none())).then_some(board)
 }
 
 /// Check or mate as the board shows it after a move; mate is only looked for

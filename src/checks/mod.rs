@@ -208,6 +208,7 @@ pub fn audit(
             let end = history.end.as_ref()?;
             (end.index < p.replayed.plies).then_some(end.index)
         }),
+        stopped: played.as_ref().and_then(|p| p.replayed.stopped),
     }
 }
 

@@ -6,6 +6,7 @@ use shakmaty::{Color, KnownOutcome};
 
 use super::header::HeaderRules;
 use crate::board::{
+    replay::Stopped,
     rules::{Article, Edition},
     winnable::Search,
 };
@@ -75,6 +76,9 @@ pub struct Verdict {
     /// The plies that count, when the game ended by itself (fivefold, 75
     /// moves, a dead position) and more were recorded after that end.
     pub ended_at: Option<usize>,
+    /// The move the replay stopped at, illegal or ambiguous (`--fix`
+    /// comments on it without replaying the game again).
+    pub stopped: Option<Stopped>,
 }
 
 /// How the board decided a game: the end, the result it requires, the

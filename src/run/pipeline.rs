@@ -167,6 +167,7 @@ impl Worker {
             expected: None,
             how_ended: HowEnded::Unknown,
             ended_at: None,
+            stopped: None,
         };
         let mut result = GameResult::new(line, verdict, vec![finding]);
         result.fill_tags(&game);
