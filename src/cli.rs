@@ -104,7 +104,7 @@ pub struct Cli {
     /// a shard of an archive for one machine of many. A game starts, for
     /// this, at a line beginning with `[` after a blank line that follows a
     /// line ending with a termination marker; the shards of a file then
-    /// hold its games exactly once. Copies and round checks see only the
+    /// hold its games exactly once. Duplicates and round checks see only the
     /// shard's games.
     #[arg(long, value_name = "A..B", conflicts_with = "bytes")]
     pub zstd_frames: Option<String>,

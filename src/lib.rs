@@ -73,7 +73,7 @@
 //!   `unexplained-win-unwinnable`, `bare-king-forfeit-win`
 //! - `src/checks/mod.rs`: `game-too-large` (a game too large to read is
 //!   never judged; the reader asks for this finding)
-//! - `src/checks/across/copies.rs`: `duplicate-game` (run-wide, like the
+//! - `src/checks/across/duplicates.rs`: `duplicate-game` (run-wide, like the
 //!   two below: the writer gives these checks every game of the run, in
 //!   order)
 //! - `src/checks/across/rounds.rs`: `player-twice-in-round`,

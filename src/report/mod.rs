@@ -397,7 +397,7 @@ impl Report {
     /// at each game's place in its round. `limit`: the bytes their tables
     /// keep in memory before writing part of them to disk (0: no limit).
     pub fn find_duplicates(&mut self, limit: usize) {
-        self.across.copies = Some(across::copies::Copies::with_limit(limit));
+        self.across.duplicates = Some(across::duplicates::Duplicates::with_limit(limit));
     }
 
     /// Writes the ratcheted baseline to `out` (`--baseline-update`): the

@@ -55,7 +55,7 @@ pub fn audit_bytes(
         true,
     )
     .map_err(io::Error::other)?;
-    // Copies and rounds are looked for, as a run does by default.
+    // Duplicates and rounds are looked for, as a run does by default.
     report.find_duplicates(0);
     let judging = checks::Judging {
         duplicates: true,

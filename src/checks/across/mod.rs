@@ -1,4 +1,4 @@
-//! Checks that need every game of the run: copies of a game ([`copies`]),
+//! Checks that need every game of the run: duplicate games ([`duplicates`]),
 //! players and boards given twice in a round ([`rounds`]), and the games
 //! against the tournament's report file ([`tournament`], `--trf`). The
 //! writer gives each game, in input order, to every one of them
@@ -7,7 +7,7 @@
 use crate::finding::Finding;
 
 mod check;
-pub mod copies;
+pub mod duplicates;
 mod fingerprints;
 pub mod rounds;
 pub mod tournament;
@@ -17,8 +17,8 @@ pub use self::check::{Across, Seen};
 /// The run-wide checks of a run.
 #[derive(Debug, Default)]
 pub struct AcrossGames {
-    /// Copies and rounds (none with `--no-duplicates`).
-    pub copies: Option<copies::Copies>,
+    /// Duplicates and rounds (none with `--no-duplicates`).
+    pub duplicates: Option<duplicates::Duplicates>,
     /// The games against the TRF (`--trf`).
     pub tournament: Option<tournament::TrfAudit>,
 }
@@ -26,9 +26,9 @@ pub struct AcrossGames {
 impl AcrossGames {
     /// The checks that look at a game, in the order they do.
     fn each(&mut self) -> impl Iterator<Item = &mut dyn Across> {
-        let copies = self.copies.as_mut().map(|c| c as &mut dyn Across);
+        let duplicates = self.duplicates.as_mut().map(|c| c as &mut dyn Across);
         let tournament = self.tournament.as_mut().map(|t| t as &mut dyn Across);
-        copies.into_iter().chain(tournament)
+        duplicates.into_iter().chain(tournament)
     }
 
     /// One game's run-wide findings, in input order.
@@ -51,9 +51,9 @@ impl AcrossGames {
 
     /// What kept a table from staying within `--memory-limit`.
     pub fn trouble(&self) -> Vec<String> {
-        self.copies
+        self.duplicates
             .as_ref()
-            .map(copies::Copies::trouble)
+            .map(duplicates::Duplicates::trouble)
             .unwrap_or_default()
     }
 }

@@ -1,8 +1,9 @@
-//! Copies of a game across the run (`duplicate-game`): the same players
+//! Duplicate games across the run (`duplicate-game`): the same players
 //! (names folded), start and movetext as an earlier game, in any input,
 //! by the game's fingerprint (`RawGame::fingerprint`). A game that is no
-//! copy is then placed in its round (`rounds`): a copy's place is its
-//! first's.
+//! duplicate is then placed in its round (`rounds`): a duplicate's place is
+//! its first's. (A "copy", in this crate, is the corrected file `--fix`
+//! writes.)
 
 use super::{
     check::{Across, Seen},
@@ -16,7 +17,7 @@ use crate::{
 
 /// Every game seen so far, by fingerprint, and where each game is.
 #[derive(Debug, Default)]
-pub struct Copies {
+pub struct Duplicates {
     /// The first copy of each game of the run, by fingerprint: its ordinal
     /// among the games seen and its `Labels`.
     first: Fingerprints,
@@ -41,15 +42,15 @@ fn place(files: &[String], file_index: u32, here: u32, number: u64) -> String {
     }
 }
 
-impl Copies {
+impl Duplicates {
     /// Tables that keep at most `limit` bytes in memory (0: no limit),
     /// an eighth of it for the rounds, and write the rest to disk.
-    pub fn with_limit(limit: usize) -> Copies {
+    pub fn with_limit(limit: usize) -> Duplicates {
         let rounds = limit / 8;
-        Copies {
+        Duplicates {
             first: Fingerprints::with_limit(limit - rounds),
             rounds: Rounds::with_limit(rounds),
-            ..Copies::default()
+            ..Duplicates::default()
         }
     }
 
@@ -127,7 +128,7 @@ impl Copies {
     }
 }
 
-impl Across for Copies {
+impl Across for Duplicates {
     /// Records a game: the finding that it is a copy of an earlier one, or
     /// else what is wrong with its place in its round. A game without a
     /// fingerprint is only counted.
