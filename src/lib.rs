@@ -32,7 +32,8 @@
 //!   ([`checks::across::Across`]) that the writer calls with each game in
 //!   input order and once at the end.
 //! - [`fix`]: `--fix`, a game written back with the corrections its findings
-//!   justify, each explained by a comment.
+//!   justify, each explained by a comment: of the tags, the result and the
+//!   moves, each in a module of its own.
 //! - [`report`]: which findings are reported ([`report::selection`]:
 //!   `--select`, `--ignore`, `--baseline`), both CSV reports in input
 //!   order with spreadsheet-safe cells ([`report::cell`](mod@report::cell)), the counts

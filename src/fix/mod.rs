@@ -1,0 +1,189 @@
+//! `--fix`: a game written back with the corrections its findings justify
+//! and nothing else, each change explained by a `{pgn-arbiter: CODE: what
+//! changed}` comment, so that a diff of the input and the copy explains
+//! itself.
+//!
+//! What is corrected, and on which findings:
+//!
+//! - The result, where the board or the Laws decide it (`checks::Verdict`'s
+//!   `expected`: mate, stalemate, a dead position, fivefold, 75 moves, a win
+//!   on time or by resignation the winner could not earn, a lone king's
+//!   win under 1994): the Result tag and the termination marker both say it.
+//!   A missing Result tag or marker is added from the other (`*` when both
+//!   are missing). A Result tag and marker that merely differ, with nothing
+//!   on the board to decide between them, are left for the arbiter.
+//! - Moves recorded after an automatic end (`played-past-*`): removed, a
+//!   comment in their place.
+//! - Missing Seven Tag Roster tags: added as `?` (`????.??.??` for Date),
+//!   after the roster tag before them.
+//! - PlyCount: set to the plies recorded, when it is wrong or the moves
+//!   after an automatic end were removed.
+//! - Moves not in standard SAN, and wrong `+` or `#`: written in standard
+//!   SAN, the comment after the move saying how it was written.
+//!
+//! A game whose moves cannot be replayed (an illegal, ambiguous or
+//! unreadable move, a starting position that is not legal) keeps its
+//! movetext as written, with a comment on the move that stops the replay;
+//! missing tags are still added, as they do not depend on the moves.
+//! Every byte outside an edit is the input's own: comments, NAGs and
+//! variations of the game survive, and a Latin-1 file stays Latin-1 (the
+//! comments written are ASCII).
+
+use crate::{
+    checks::{self, BoardEnd, Verdict},
+    finding::{Finding, Fix, Kind},
+    read::game::RawGame,
+};
+
+mod edit;
+mod moves;
+mod result;
+mod tags;
+
+pub use self::edit::{Change, Fixed};
+use self::{edit::*, moves::*, result::*, tags::*};
+
+/// The codes whose findings `--fix` corrects wherever they are found,
+/// except in games whose moves cannot be replayed (which keep their
+/// movetext): `Fix::Always` and `Fix::BoardResult` in the kinds table.
+/// Auditing a copy finds none of them elsewhere, as
+/// `tests/integration/fix.rs` checks.
+pub fn fixed() -> impl Iterator<Item = Kind> {
+    Kind::ALL
+        .iter()
+        .copied()
+        .filter(|k| matches!(k.fix(), Fix::Always | Fix::BoardResult(_)))
+}
+
+/// Writes the game to `out` with its corrections. Only findings whose
+/// kind `keep` accepts (the report's selection) justify a change.
+pub fn rewrite(
+    game: &RawGame<'_>,
+    verdict: &Verdict,
+    findings: &[Finding],
+    keep: &dyn Fn(Kind) -> bool,
+    out: &mut Vec<u8>,
+) -> Fixed {
+    // Bytes with no tag and no move (a Ctrl-Z at the end of a file, a bare
+    // `*`) are no game to correct: they are copied as they are, never
+    // dressed up with tags and a result.
+    if game.tags.is_empty() && game.lexed.sans.is_empty() {
+        out.extend_from_slice(game.bytes);
+        return Fixed::default();
+    }
+    let has = |kind: Kind| keep(kind) && findings.iter().any(|f| f.kind == kind);
+    let eol = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut fix = Rewrite {
+        game,
+        eol,
+        edits: Vec::new(),
+        changes: Vec::new(),
+        head: Vec::new(),
+    };
+    let sans = &game.lexed.sans;
+    // The moves that count: up to an automatic end with moves after it.
+    let played_past = [
+        Kind::PlayedPastFivefold,
+        Kind::PlayedPastSeventyFiveMoves,
+        Kind::PlayedPastDeadPosition,
+    ]
+    .into_iter()
+    .find(|&k| has(k));
+    let cut = verdict.ended_at.zip(played_past);
+    let kept = cut.map_or(sans.len(), |(at, _)| at);
+    // Where the moves removed begin: a comment or variation left open
+    // after it goes with them.
+    let removed_from = cut
+        .and_then(|(at, _)| sans.get(at))
+        .map(|t| before_number(game.bytes, t.start));
+    let open = Open::of(game, removed_from);
+
+    // The roster tags missing, as `?`.
+    let mut tags_added: Vec<(&str, &str)> = if has(Kind::MissingTag) {
+        ROSTER[..6]
+            .iter()
+            .filter(|(name, _)| game.tags.find(name).is_none())
+            .copied()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // A record that stops before its end keeps its PlyCount and result:
+    // nothing in it says how the game ended.
+    let truncated = checks::truncated(game, verdict.board_end.decides()).is_some();
+    let result = if truncated {
+        ResultTargets {
+            tag: None,
+            marker: None,
+        }
+    } else {
+        result_targets(game, verdict, findings, &has, open)
+    };
+    if truncated && has(Kind::TruncatedGame) && !said_before(game.bytes, Kind::TruncatedGame) {
+        let what = "the record stops before the game's end, so its PlyCount and result are left as written".to_owned();
+        let text = fix.change(Kind::TruncatedGame, game.line, what);
+        fix.head.push(text);
+    }
+    if let Some((_, Some(value))) = result.tag
+        && game.tags.find("Result").is_none()
+    {
+        tags_added.push(("Result", value));
+    }
+    fix.add_roster(&tags_added);
+
+    // PlyCount, when wrong or when moves are removed.
+    if !truncated && (has(Kind::PlyCountMismatch) || cut.is_some()) {
+        let kind = if has(Kind::PlyCountMismatch) {
+            Kind::PlyCountMismatch
+        } else {
+            cut.map_or(Kind::PlyCountMismatch, |(_, k)| k)
+        };
+        fix.ply_count(kept, kind);
+    }
+
+    // The result: the Result tag and the termination marker.
+    result_edits(&mut fix, &result, verdict);
+
+    // Quotes inside tag values, escaped as PGN 8.1 writes them (where the
+    // value is not replaced by an edit above).
+    if has(Kind::NonStandardTag) {
+        escape_inner_quotes(&mut fix);
+    }
+
+    // The moves: standard SAN, or a comment where the replay stops.
+    let replayable = !matches!(
+        verdict.board_end,
+        BoardEnd::NotReplayed | BoardEnd::IllegalMove
+    ) || cut.is_some();
+    if replayable {
+        if has(Kind::NonStandardSan) || has(Kind::WrongCheckSuffix) {
+            standard_moves(&mut fix, kept, &has);
+        }
+    } else {
+        mark_stop(&mut fix, verdict, findings);
+    }
+
+    // Moves after an automatic end.
+    if let Some((at, kind)) = cut {
+        fix.remove_moves(at, kind);
+    }
+
+    fix.write_head();
+
+    let expect = Expect {
+        marker: result.marker.map(|(_, value)| value),
+        open: open.comment,
+        tags: game.tags.len() + tags_added.len(),
+    };
+    if !fix.apply(out, &expect) {
+        return Fixed::default();
+    }
+    fix.changes.sort_by_key(|c| c.line);
+    Fixed {
+        changes: fix.changes,
+    }
+}

@@ -1,0 +1,150 @@
+//! Corrections of the moves: standard SAN, moves after an automatic end
+//! removed, and a comment where the replay stops.
+
+use shakmaty::{Chess, Position, san::SanPlus};
+
+use crate::{
+    board::{lenient, replay},
+    checks::{self, BoardEnd, Verdict},
+    finding::{Finding, Kind},
+    read::lexer::{self, StopKind},
+};
+
+use super::edit::*;
+
+impl Rewrite<'_, '_> {
+    /// The moves from mainline move `at` on removed, with a comment that
+    /// says so: the game ended by itself before them (`kind`).
+    pub(super) fn remove_moves(&mut self, at: usize, kind: Kind) {
+        let game = self.game;
+        let sans = &game.lexed.sans;
+        let Some(first) = sans.get(at) else {
+            return;
+        };
+        let start = before_number(game.bytes, first.start);
+        let end = match game.lexed.marker {
+            Some(m) if m.start >= start => m.start,
+            _ => lexer::trim_blanks_end(game.bytes).len().max(start),
+        };
+        let removed = kept_plies_text(sans.len() - at);
+        let what = format!("{removed} recorded after the game ended by itself removed");
+        let text = self.change(kind, first.line, what);
+        let gap = if game.lexed.marker.is_some_and(|m| m.start >= start) {
+            " "
+        } else {
+            ""
+        };
+        self.edit(start, end, format!("{text}{gap}"));
+    }
+}
+
+pub(super) fn kept_plies_text(n: usize) -> String {
+    if n == 1 {
+        "1 ply".to_owned()
+    } else {
+        format!("{n} plies")
+    }
+}
+
+/// Moves written in standard SAN where a finding says they are not.
+pub(super) fn standard_moves(fix: &mut Rewrite<'_, '_>, kept: usize, has: &dyn Fn(Kind) -> bool) {
+    let game = fix.game;
+    let Some(mut pos) = checks::start_position(game) else {
+        return;
+    };
+    let sans = &game.lexed.sans;
+    let (forms, suffixes) = (has(Kind::NonStandardSan), has(Kind::WrongCheckSuffix));
+    for (index, token) in sans.iter().enumerate().take(kept) {
+        let Ok((m, form)) = lenient::resolve(token.san.san, &pos) else {
+            return;
+        };
+        let form = token.form.or(form);
+        let last = index + 1 == sans.len();
+        let before: Chess = pos.clone();
+        pos.play_unchecked(m);
+        let wrong_suffix = replay::wrong_suffix(token.san.suffix, &pos, last).is_some();
+        let kind = if form.is_some() && forms {
+            Kind::NonStandardSan
+        } else if wrong_suffix && suffixes {
+            Kind::WrongCheckSuffix
+        } else {
+            continue;
+        };
+        let standard = SanPlus::from_move(before, m).to_string();
+        let old = game.text(token.start, token.end);
+        if old == standard {
+            continue;
+        }
+        fix.edit(token.start, token.end, standard.clone());
+        let text = fix.change(kind, token.line, format!("was \"{old}\""));
+        let at = after_token(game.bytes, token.end);
+        fix.edit(at, at, format!(" {text}"));
+    }
+}
+
+/// A comment on the move where the replay stops, or on the game when it
+/// cannot start; nothing else in the movetext changes.
+pub(super) fn mark_stop(fix: &mut Rewrite<'_, '_>, verdict: &Verdict, findings: &[Finding]) {
+    let game = fix.game;
+    let first = |kinds: &[Kind]| {
+        findings
+            .iter()
+            .find(|f| kinds.contains(&f.kind))
+            .map(|f| f.kind)
+    };
+    if verdict.board_end == BoardEnd::NotReplayed {
+        if let Some(kind) = first(&[Kind::InvalidFen])
+            && !said_before(game.bytes, kind)
+        {
+            let text = fix.change(
+                kind,
+                game.line,
+                "the starting position is unknown or not legal, so the moves are left as written"
+                    .to_owned(),
+            );
+            fix.head.push(text);
+        }
+        return;
+    }
+    let stop = match verdict.stopped {
+        Some(stopped) => game.lexed.sans.get(stopped.index).map(|t| {
+            let kind = match stopped.failure {
+                replay::Failure::Illegal => Kind::IllegalMove,
+                replay::Failure::Ambiguous => Kind::AmbiguousMove,
+            };
+            (kind, t.line, t.end)
+        }),
+        None => game
+            .lexed
+            .stop
+            .filter(|s| s.kind == StopKind::Malformed)
+            .map(|s| (Kind::MalformedMove, s.line, s.end)),
+    };
+    let Some((kind, line, end)) = stop else {
+        return;
+    };
+    // Never within a line that reads as a tag pair (`[White ""A B""]`,
+    // where pgn-reader ends the tag early and python-chess does not).
+    if reads_as_tag(line_of(game.bytes, end)) {
+        return;
+    }
+    // After the dots stuck to it too: `ep.` is unreadable, but `ep {...}.`
+    // would read as an en passant mark.
+    let tail = game.bytes.get(end..).unwrap_or_default();
+    let at = end
+        + tail
+            .iter()
+            .take_while(|&&b| matches!(b, b'!' | b'?' | b'.'))
+            .count();
+    if already_commented(game.bytes, at, kind) {
+        return;
+    }
+    let text = fix.change(
+        kind,
+        line,
+        "the game cannot be replayed from this move on, so its moves and result are left as written".to_owned(),
+    );
+    // Before a marker added at the same place, so that a copy fixed again
+    // finds its comment right after the move.
+    fix.ranked(at, at, 0, format!(" {text}"));
+}
