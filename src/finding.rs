@@ -386,15 +386,14 @@ mod tests {
         ranks.dedup();
         assert_eq!(ranks.len(), all, "two result corrections share a rank");
         // The board's results outrank what the record says.
-        let board = Kind::ALL.iter().filter_map(|k| match k.fix() {
-            Fix::BoardResult(rank) => Some(rank),
-            _ => None,
-        });
-        let record = Kind::ALL.iter().filter_map(|k| match k.fix() {
-            Fix::RecordResult(rank) => Some(rank),
-            _ => None,
-        });
-        assert!(board.max() < record.min());
+        let ranks = |board: bool| {
+            Kind::ALL.iter().filter_map(move |k| match k.fix() {
+                Fix::BoardResult(rank) if board => Some(rank),
+                Fix::RecordResult(rank) if !board => Some(rank),
+                _ => None,
+            })
+        };
+        assert!(ranks(true).max() < ranks(false).min());
     }
 
     #[test]

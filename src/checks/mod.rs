@@ -412,29 +412,8 @@ mod tests {
             across::tournament::TrfAudit::new("t.trf".to_owned(), crate::read::trf::read(trf));
         let mut out = Vec::new();
         if let Some((white, black, round, result, elo)) = game {
-            let players = [
-                String::new(),
-                String::new(),
-                elo.to_owned(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ];
-            let seen = across::Seen {
-                file: "t.pgn",
-                number: 1,
-                line: 1,
-                fingerprint: None,
-                event: "",
-                site: "",
-                date: "",
-                round,
-                white,
-                black,
-                result,
-                players: &players,
-                expected: None,
-            };
+            let players = ["", "", elo, "", "", ""].map(str::to_owned);
+            let seen = across::Seen::pairing([white, black], round, result, &players);
             audit.game(&seen, &mut out);
         }
         audit.finish(&mut out);

@@ -53,6 +53,24 @@ pub(super) struct Rewrite<'g, 'a> {
     pub(super) head: Vec<String>,
 }
 
+impl<'g, 'a> Rewrite<'g, 'a> {
+    /// Nothing changed yet; comments end lines as the game's lines end.
+    pub(super) fn new(game: &'g RawGame<'a>) -> Self {
+        let eol = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        Rewrite {
+            game,
+            eol,
+            edits: Vec::new(),
+            changes: Vec::new(),
+            head: Vec::new(),
+        }
+    }
+}
+
 impl Rewrite<'_, '_> {
     /// Writes the game with its edits to `out`. The copy is read again:
     /// still one game, with the result it was given (`expect`). Where a

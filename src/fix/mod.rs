@@ -72,18 +72,7 @@ pub fn rewrite(
         return Fixed::default();
     }
     let has = |kind: Kind| keep(kind) && findings.iter().any(|f| f.kind == kind);
-    let eol = if memchr::memmem::find(game.bytes, b"\r\n").is_some() {
-        "\r\n"
-    } else {
-        "\n"
-    };
-    let mut fix = Rewrite {
-        game,
-        eol,
-        edits: Vec::new(),
-        changes: Vec::new(),
-        head: Vec::new(),
-    };
+    let mut fix = Rewrite::new(game);
     let sans = &game.lexed.sans;
     // The moves that count: up to an automatic end with moves after it.
     let played_past = [
@@ -102,13 +91,8 @@ pub fn rewrite(
         .map(|t| before_number(game.bytes, t.start));
     let open = Open::of(game, removed_from);
 
-    // The roster tags missing, as `?`.
-    let mut tags_added: Vec<(&str, &str)> = if has(Kind::MissingTag) {
-        ROSTER[..6]
-            .iter()
-            .filter(|(name, _)| game.tags.find(name).is_none())
-            .copied()
-            .collect()
+    let mut tags_added = if has(Kind::MissingTag) {
+        missing_roster(game)
     } else {
         Vec::new()
     };
@@ -116,6 +100,7 @@ pub fn rewrite(
     // nothing in it says how the game ended.
     let truncated = checks::truncated(game, verdict.board_end.decides()).is_some();
     let result = if truncated {
+        fix.say_truncated(&has);
         ResultTargets {
             tag: None,
             marker: None,
@@ -123,11 +108,6 @@ pub fn rewrite(
     } else {
         result_targets(game, verdict, findings, &has, open)
     };
-    if truncated && has(Kind::TruncatedGame) && !said_before(game.bytes, Kind::TruncatedGame) {
-        let what = "the record stops before the game's end, so its PlyCount and result are left as written".to_owned();
-        let text = fix.change(Kind::TruncatedGame, game.line, what);
-        fix.head.push(text);
-    }
     if let Some((_, Some(value))) = result.tag
         && game.tags.find("Result").is_none()
     {

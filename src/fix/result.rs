@@ -43,6 +43,19 @@ pub(super) struct ResultTargets {
     pub(super) marker: Option<(Kind, &'static str)>,
 }
 
+impl Rewrite<'_, '_> {
+    /// The comment on a record that stops before its end: its PlyCount and
+    /// result are left as written (once; a fixed copy has it already).
+    pub(super) fn say_truncated(&mut self, has: &dyn Fn(Kind) -> bool) {
+        let game = self.game;
+        if has(Kind::TruncatedGame) && !said_before(game.bytes, Kind::TruncatedGame) {
+            let what = "the record stops before the game's end, so its PlyCount and result are left as written".to_owned();
+            let text = self.change(Kind::TruncatedGame, game.line, what);
+            self.head.push(text);
+        }
+    }
+}
+
 pub(super) fn result_targets(
     game: &RawGame<'_>,
     verdict: &Verdict,

@@ -1,7 +1,10 @@
 //! Corrections of the tag section: missing roster tags added, PlyCount
 //! set, quotes inside values escaped.
 
-use crate::{finding::Kind, read::game::excerpt};
+use crate::{
+    finding::Kind,
+    read::game::{RawGame, excerpt},
+};
 
 use super::edit::*;
 
@@ -15,6 +18,15 @@ pub(super) const ROSTER: [(&str, &str); 7] = [
     ("Black", "?"),
     ("Result", "*"),
 ];
+
+/// The roster tags the game lacks, with the values they get (`?`).
+pub(super) fn missing_roster(game: &RawGame<'_>) -> Vec<(&'static str, &'static str)> {
+    ROSTER[..6]
+        .iter()
+        .filter(|(name, _)| game.tags.find(name).is_none())
+        .copied()
+        .collect()
+}
 
 impl Rewrite<'_, '_> {
     /// Tags added (missing roster tags, and a Result tag where there was

@@ -630,45 +630,9 @@ impl Lexed {
             self.names.push(name_range);
             cur.skip(delim + 1);
             let value_start = cur.pos;
-            let value_end;
-            // The value: up to an unescaped quote, or the end of the line.
-            loop {
-                let rest = cur.rest();
-                match memchr::memchr3(b'\\', b'"', b'\n', rest) {
-                    Some(n) if rest[n] == b'"' => {
-                        let after = rest.get(n + 1..).unwrap_or_default();
-                        // `[White ""Mephisto""]`: quotes inside the value
-                        // that are not escaped; the value runs to the quote
-                        // that closes the tag.
-                        let inner = (!closes_tag(after))
-                            .then(|| inner_quoted_end(after))
-                            .flatten();
-                        let n = match inner {
-                            Some(m) => {
-                                self.quoted_tags.push((line, self.tag_lines.len()));
-                                n + 1 + m
-                            }
-                            None => n,
-                        };
-                        value_end = cur.pos + n;
-                        cur.skip(n + 1);
-                        break;
-                    }
-                    Some(n) if rest[n] == b'\n' => {
-                        value_end = cur.pos + n;
-                        cur.skip(n);
-                        problem.get_or_insert(TagProblem::UnterminatedValue);
-                        break;
-                    }
-                    Some(n) => cur.skip(n + 2),
-                    None => {
-                        // pgn-reader fails the game here ("unterminated tag").
-                        self.bad(TagProblem::UnterminatedValue, line, line_start);
-                        cur.skip(rest.len());
-                        return false;
-                    }
-                }
-            }
+            let Some(value_end) = self.tag_value(cur, line, line_start, &mut problem) else {
+                return false;
+            };
             let bytes = cur.bytes;
             let value = bytes.get(value_start..value_end).unwrap_or_default();
             let name = bytes.get(name_range.0..name_range.1).unwrap_or_default();
@@ -684,6 +648,55 @@ impl Lexed {
             blank_before = self.skip_ket(cur, line, line_start) >= 2;
         }
         true
+    }
+
+    /// A tag's value from the cursor: up to an unescaped quote, or the end
+    /// of the line (then `problem` says so). Returns where it ends; `None`
+    /// when the input ends first (pgn-reader fails the game there).
+    fn tag_value(
+        &mut self,
+        cur: &mut Cursor<'_>,
+        line: u64,
+        line_start: usize,
+        problem: &mut Option<TagProblem>,
+    ) -> Option<usize> {
+        loop {
+            let rest = cur.rest();
+            match memchr::memchr3(b'\\', b'"', b'\n', rest) {
+                Some(n) if rest[n] == b'"' => {
+                    let after = rest.get(n + 1..).unwrap_or_default();
+                    // `[White ""Mephisto""]`: quotes inside the value
+                    // that are not escaped; the value runs to the quote
+                    // that closes the tag.
+                    let inner = (!closes_tag(after))
+                        .then(|| inner_quoted_end(after))
+                        .flatten();
+                    let n = match inner {
+                        Some(m) => {
+                            self.quoted_tags.push((line, self.tag_lines.len()));
+                            n + 1 + m
+                        }
+                        None => n,
+                    };
+                    let end = cur.pos + n;
+                    cur.skip(n + 1);
+                    return Some(end);
+                }
+                Some(n) if rest[n] == b'\n' => {
+                    let end = cur.pos + n;
+                    cur.skip(n);
+                    problem.get_or_insert(TagProblem::UnterminatedValue);
+                    return Some(end);
+                }
+                Some(n) => cur.skip(n + 2),
+                None => {
+                    // pgn-reader fails the game here ("unterminated tag").
+                    self.bad(TagProblem::UnterminatedValue, line, line_start);
+                    cur.skip(rest.len());
+                    return None;
+                }
+            }
+        }
     }
 
     /// Whether the tag at the cursor has a name this game already has.
@@ -801,39 +814,14 @@ impl Lexed {
                     skip_move_number_tail(cur);
                     self.move_number(cur.bytes, line, start);
                 }
-                b'(' => {
-                    cur.skip(1);
-                    let closed = skip_variation(cur);
-                    if self.stop.is_none() && self.marker.is_none() {
-                        let end = cur.pos;
-                        self.variations
-                            .get_or_insert(Variations { start, end, line })
-                            .end = end;
-                    }
-                    if !closed {
-                        self.odd(Oddity::UnclosedVariation, line, start, start + 1);
-                    }
-                }
+                b'(' => self.variation(cur, line, start),
                 b')' => {
                     // pgn-reader reports an unmatched `)` as the end of a
                     // variation, which the mainline ignores.
                     cur.skip(1);
                     self.odd(Oddity::StrayParenthesis, line, start, start + 1);
                 }
-                b'$' => {
-                    cur.skip(1);
-                    let end = cur.token_end();
-                    let digits = cur.bytes.get(cur.pos..end).unwrap_or_default();
-                    if btoi::btou::<u8>(digits).is_err() {
-                        // Digits that only overflow are plainly a NAG.
-                        if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
-                            self.odd(Oddity::NagOutOfRange, line, start, end);
-                        } else {
-                            self.unreadable_token(line, start, end);
-                        }
-                    }
-                    cur.pos = end;
-                }
+                b'$' => self.nag(cur, line, start),
                 b'!' | b'?' => {
                     cur.skip(1);
                     if matches!(cur.peek(), Some(b'!' | b'?')) {
@@ -859,6 +847,38 @@ impl Lexed {
                 _ => self.token(cur, line, start),
             }
         }
+    }
+
+    /// A variation (`(` at `start`), skipped as pgn-reader skips it; the
+    /// first one's place is kept for the variation walk.
+    fn variation(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize) {
+        cur.skip(1);
+        let closed = skip_variation(cur);
+        if self.stop.is_none() && self.marker.is_none() {
+            let end = cur.pos;
+            self.variations
+                .get_or_insert(Variations { start, end, line })
+                .end = end;
+        }
+        if !closed {
+            self.odd(Oddity::UnclosedVariation, line, start, start + 1);
+        }
+    }
+
+    /// A NAG (`$` at `start`): digits that do not fit a byte are said.
+    fn nag(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize) {
+        cur.skip(1);
+        let end = cur.token_end();
+        let digits = cur.bytes.get(cur.pos..end).unwrap_or_default();
+        if btoi::btou::<u8>(digits).is_err() {
+            // Digits that only overflow are plainly a NAG.
+            if !digits.is_empty() && digits.iter().all(u8::is_ascii_digit) {
+                self.odd(Oddity::NagOutOfRange, line, start, end);
+            } else {
+                self.unreadable_token(line, start, end);
+            }
+        }
+        cur.pos = end;
     }
 
     /// A token that starts with `0`: `0-1`, or castling written with

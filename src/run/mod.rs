@@ -606,6 +606,57 @@ fn put_in_place(
     }
 }
 
+/// Whether the reports were cut short: standard output closed (`to_file`:
+/// whether a report goes to a file), or a report that could not be written
+/// (said on standard error).
+fn cut_short(
+    write_error: Option<csv::Error>,
+    finished: io::Result<()>,
+    to_file: bool,
+) -> Option<Status> {
+    match (write_error, finished) {
+        (Some(err), _) if is_broken_pipe(&err) => Some(stdout_closed(to_file)),
+        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => Some(stdout_closed(to_file)),
+        (Some(err), _) => {
+            eprintln!("pgn-arbiter: cannot write the report: {err}");
+            Some(Status::Trouble)
+        }
+        (None, Err(err)) => {
+            eprintln!("pgn-arbiter: cannot write the report: {err}");
+            Some(Status::Trouble)
+        }
+        (None, Ok(())) => None,
+    }
+}
+
+/// Writes the audit page whole; false (said on standard error) when it
+/// could not be.
+fn write_page(
+    config: &Config,
+    out: output::Opened,
+    page: &report::page::Page,
+    summary: &report::Summary,
+    complete: bool,
+) -> bool {
+    let today = checks::header::today();
+    let date = format!(
+        "{:04}-{:02}-{:02}",
+        today / 10000,
+        today / 100 % 100,
+        today % 100
+    );
+    let run = report::page::RunFacts {
+        edition: config.edition,
+        date: &date,
+        complete,
+    };
+    if let Err(err) = write_whole(out, &page.render(summary, &run)) {
+        eprintln!("pgn-arbiter: cannot write the audit page: {err}");
+        return false;
+    }
+    true
+}
+
 /// Ends a run: the report files and copies put in place (or kept as
 /// NAME.partial), the JSON summary and the page, the summary for people,
 /// and the exit status.
@@ -624,19 +675,7 @@ fn finish(
         to_file,
     } = outputs;
     let finished = report.finish();
-    let cut_short = match (write_error, finished) {
-        (Some(err), _) if is_broken_pipe(&err) => Some(stdout_closed(to_file)),
-        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => Some(stdout_closed(to_file)),
-        (Some(err), _) => {
-            eprintln!("pgn-arbiter: cannot write the report: {err}");
-            Some(Status::Trouble)
-        }
-        (None, Err(err)) => {
-            eprintln!("pgn-arbiter: cannot write the report: {err}");
-            Some(Status::Trouble)
-        }
-        (None, Ok(())) => None,
-    };
+    let cut_short = cut_short(write_error, finished, to_file);
     let nothing = report.summary.games == 0 && !config.is_shard();
     // The copies and the reports first, so that the summary and the page
     // can say whether every output asked for was written whole.
@@ -658,24 +697,11 @@ fn finish(
     let mut complete = whole && summary.problems == 0;
     // The page before the summary, so that the summary can say whether the
     // page was written.
-    if let (Some(out), Some(page)) = (html, &report.page) {
-        let today = checks::header::today();
-        let date = format!(
-            "{:04}-{:02}-{:02}",
-            today / 10000,
-            today / 100 % 100,
-            today % 100
-        );
-        let run = report::page::RunFacts {
-            edition: config.edition,
-            date: &date,
-            complete,
-        };
-        if let Err(err) = write_whole(out, &page.render(summary, &run)) {
-            eprintln!("pgn-arbiter: cannot write the audit page: {err}");
-            complete = false;
-            trouble = Some(Status::Trouble);
-        }
+    if let (Some(out), Some(page)) = (html, &report.page)
+        && !write_page(config, out, page, summary, complete)
+    {
+        complete = false;
+        trouble = Some(Status::Trouble);
     }
     if let Some(out) = summary_out {
         let json = summary.json(

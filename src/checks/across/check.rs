@@ -46,3 +46,32 @@ pub trait Across {
     /// After the last game: findings of no game (a row with game 0).
     fn finish(&mut self, _out: &mut Vec<Finding>) {}
 }
+
+#[cfg(test)]
+impl<'a> Seen<'a> {
+    /// Game 1 of `t.pgn` with these players, round and result, and their
+    /// `players` tags (WhiteFideId, BlackFideId, WhiteElo, BlackElo,
+    /// WhiteTitle, BlackTitle): what the TRF's tests need.
+    pub fn pairing(
+        [white, black]: [&'a str; 2],
+        round: &'a str,
+        result: &'a str,
+        players: &'a [String; 6],
+    ) -> Seen<'a> {
+        Seen {
+            file: "t.pgn",
+            number: 1,
+            line: 1,
+            fingerprint: None,
+            event: "",
+            site: "",
+            date: "",
+            round,
+            white,
+            black,
+            result,
+            players,
+            expected: None,
+        }
+    }
+}

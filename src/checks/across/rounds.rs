@@ -359,21 +359,22 @@ impl Rounds {
             return;
         }
         self.seen += 1;
-        if !self.events.contains_key(&id) {
-            let back = match self.away.take(id) {
-                Some(Ok(back)) => back,
-                Some(Err(err)) => {
-                    self.trouble
-                        .get_or_insert_with(|| format!("the disk failed: {err}"));
-                    Event::default()
-                }
-                None => Event::default(),
-            };
-            self.bytes += back.bytes();
-            self.events.insert(id, back);
-        }
-        let Some(entry) = self.events.get_mut(&id) else {
-            return;
+        let entry = match self.events.entry(id) {
+            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                // Seen before and written to disk, or new.
+                let back = match self.away.take(id) {
+                    Some(Ok(back)) => back,
+                    Some(Err(err)) => {
+                        self.trouble
+                            .get_or_insert_with(|| format!("the disk failed: {err}"));
+                        Event::default()
+                    }
+                    None => Event::default(),
+                };
+                self.bytes += back.bytes();
+                slot.insert(back)
+            }
         };
         let before = entry.bytes();
         entry.see(at, game, place, out);
@@ -574,31 +575,40 @@ impl Event {
 mod tests {
     use super::*;
 
+    /// The findings of game `game` of event `event` (site Town, 2024),
+    /// seen by `rounds`.
+    fn see(
+        rounds: &mut Rounds,
+        game: u64,
+        event: &str,
+        round: &str,
+        players: [&str; 2],
+    ) -> Vec<Finding> {
+        let mut out = Vec::new();
+        rounds.see(
+            Place { file: 0, game },
+            &Game {
+                line: game,
+                event,
+                site: "Town",
+                date: "2024.01.01",
+                round,
+                white: players[0],
+                black: players[1],
+            },
+            |p| format!("game {}", p.game),
+            &mut out,
+        );
+        out
+    }
+
     /// The codes each game gets, games given as (round, white, black).
     fn codes(games: &[(&str, &str, &str)]) -> Vec<Vec<&'static str>> {
         let mut rounds = Rounds::default();
-        games
-            .iter()
-            .enumerate()
-            .map(|(i, &(round, white, black))| {
-                let mut out = Vec::new();
-                rounds.see(
-                    Place {
-                        file: 0,
-                        game: i as u64 + 1,
-                    },
-                    &Game {
-                        line: 1,
-                        event: "Open",
-                        site: "Town",
-                        date: "2024.01.01",
-                        round,
-                        white,
-                        black,
-                    },
-                    |p| format!("game {}", p.game),
-                    &mut out,
-                );
+        (1..)
+            .zip(games)
+            .map(|(game, &(round, white, black))| {
+                let out = see(&mut rounds, game, "Open", round, [white, black]);
                 out.iter().map(|f| f.kind.code()).collect()
             })
             .collect()
@@ -680,21 +690,7 @@ mod tests {
             let event = format!("Open {}", next(40));
             let round = format!("{}.{}", next(4) + 1, next(6) + 1);
             let (white, black) = (format!("P{}", next(14)), format!("P{}", next(14)));
-            let mut out = Vec::new();
-            rounds.see(
-                Place { file: 0, game },
-                &Game {
-                    line: game,
-                    event: &event,
-                    site: "Town",
-                    date: "2024.01.01",
-                    round: &round,
-                    white: &white,
-                    black: &black,
-                },
-                |p| format!("game {}", p.game),
-                &mut out,
-            );
+            let out = see(&mut rounds, game, &event, &round, [&white, &black]);
             found.extend(out.iter().map(|f| format!("{}: {}", game, f.message)));
         }
         (found, rounds)

@@ -588,29 +588,8 @@ mod tests {
         result: &str,
         elo: &str,
     ) -> Vec<Kind> {
-        let players = [
-            String::new(),
-            String::new(),
-            elo.to_owned(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ];
-        let game = Seen {
-            file: "t.pgn",
-            number: 1,
-            line: 1,
-            fingerprint: None,
-            event: "",
-            site: "",
-            date: "",
-            round,
-            white,
-            black,
-            result,
-            players: &players,
-            expected: None,
-        };
+        let players = ["", "", elo, "", "", ""].map(str::to_owned);
+        let game = Seen::pairing([white, black], round, result, &players);
         audit.pairing(&game).into_iter().map(|f| f.kind).collect()
     }
 
