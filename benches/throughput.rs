@@ -40,7 +40,7 @@ fn walk(
         };
         let end = lexed.scan(rest, 1, tags).max(1);
         plies += if replay_moves {
-            replay::replay(&Chess::default(), &lexed.sans, history).plies
+            replay::replay(&Chess::default(), &lexed.sans, history, false).plies
         } else {
             lexed.sans.len()
         };

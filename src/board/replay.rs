@@ -82,6 +82,23 @@ pub struct ReadingIssue {
     pub form: Form,
 }
 
+/// A move not written in standard SAN, as standard SAN writes it: what
+/// `--fix` puts in its place. Kept for every such move, not only the first
+/// `MAX_LISTED`, and only when asked for (`Replay::corrections`).
+///
+/// [`MAX_LISTED`]: crate::read::listed::MAX_LISTED
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Correction {
+    /// Index of the move in the mainline.
+    pub index: usize,
+    /// Written in a form PGN does not use (a [`ReadingIssue`]).
+    pub form: bool,
+    /// Its `+` or `#` is wrong (a [`SuffixIssue`]).
+    pub suffix: bool,
+    /// The move in standard SAN.
+    pub standard: SanPlus,
+}
+
 /// The outcome of replaying a mainline.
 #[derive(Debug, Clone)]
 pub struct Replay {
@@ -97,6 +114,9 @@ pub struct Replay {
     pub readings: Listed<ReadingIssue>,
     /// Indices of the moves marked `e.p.` that take no pawn en passant.
     pub false_ep_marks: Listed<usize>,
+    /// Every move not written in standard SAN, with its standard SAN, when
+    /// the replay was asked for them (`--fix`); else empty.
+    pub corrections: Vec<Correction>,
     /// A 128-bit hash of the moves played, as resolved (from, to,
     /// promotion), whatever way each was written: a game's identity.
     pub moves: u128,
@@ -117,8 +137,14 @@ fn hash_move(hash: u128, m: &Move) -> u128 {
 }
 
 /// Plays `moves` from `start` until one is not legal, telling `observer`
-/// each position reached.
-pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -> Replay {
+/// each position reached. With `corrections`, also the standard SAN of
+/// every move written otherwise (`Replay::corrections`).
+pub fn replay(
+    start: &Chess,
+    moves: &[SanToken],
+    observer: &mut impl Observer,
+    corrections: bool,
+) -> Replay {
     observer.start(start);
     let mut out = Replay {
         end: start.clone(),
@@ -127,25 +153,15 @@ pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -
         suffix_issues: Listed::default(),
         readings: Listed::default(),
         false_ep_marks: Listed::default(),
+        corrections: Vec::new(),
         moves: 0,
     };
     let pos = &mut out.end;
     for (index, token) in moves.iter().enumerate() {
         // How the lexer read the token comes first: `Ng1-f3` resolves
         // strictly once read, but is long notation all the same.
-        let resolved =
-            lenient::resolve(token.san.san, pos).map(|(m, form)| (m, token.form.or(form)));
-        let m = match resolved {
-            Ok((m, None)) => m,
-            Ok((m, Some(form))) => {
-                out.readings.push(ReadingIssue {
-                    index,
-                    before: pos.clone(),
-                    played: m,
-                    form,
-                });
-                m
-            }
+        let (m, form) = match lenient::resolve(token.san.san, pos) {
+            Ok((m, form)) => (m, token.form.or(form)),
             Err(err) => {
                 let failure = match err {
                     SanError::IllegalSan => Failure::Illegal,
@@ -156,21 +172,41 @@ pub fn replay(start: &Chess, moves: &[SanToken], observer: &mut impl Observer) -
                 break;
             }
         };
+        if let Some(form) = form {
+            out.readings.push(ReadingIssue {
+                index,
+                before: pos.clone(),
+                played: m,
+                form,
+            });
+        }
         if token.ep_mark && !m.is_en_passant() {
             out.false_ep_marks.push(index);
         }
         out.moves = hash_move(out.moves, &m);
-        // The position before, for a move whose suffix is judged.
+        // The position before, for a move whose suffix is judged or that
+        // is written back.
         let written = token.san.suffix;
         let last = index + 1 == moves.len();
-        let before = (written.is_some() || last).then(|| pos.clone());
+        let before =
+            (written.is_some() || last || (corrections && form.is_some())).then(|| pos.clone());
         pos.play_unchecked(m);
         if observer.open() {
             observer.ply(pos, m);
         }
-        if let Some(before) = before
-            && let Some(board) = wrong_suffix(written, pos, last)
-        {
+        let Some(before) = before else {
+            continue;
+        };
+        let board = wrong_suffix(written, pos, last);
+        if corrections && (form.is_some() || board.is_some()) {
+            out.corrections.push(Correction {
+                index,
+                form: form.is_some(),
+                suffix: board.is_some(),
+                standard: SanPlus::from_move(before.clone(), m),
+            });
+        }
+        if let Some(board) = board {
             out.suffix_issues.push(SuffixIssue {
                 index,
                 before,
@@ -273,7 +309,7 @@ mod tests {
             &mut crate::read::tags::Tags::default(),
         );
         (
-            replay(&Chess::default(), &lexed.sans, &mut Unobserved),
+            replay(&Chess::default(), &lexed.sans, &mut Unobserved, false),
             lexed,
         )
     }

@@ -70,16 +70,22 @@ struct Played {
 
 /// Replays the game from `start`, the draw rules' history hearing each ply,
 /// and finds what the board decides. No findings.
-fn play(game: &RawGame<'_>, edition: Edition, start: Chess, history: &mut History) -> Played {
+fn play(game: &RawGame<'_>, judging: Judging, start: Chess, history: &mut History) -> Played {
+    let edition = judging.edition;
     history.under(edition);
     // `bench-no-draw-rules` (bench/draw_rules.sh only): the history hears
     // no ply, so no draw rule applies.
     #[cfg(not(feature = "bench-no-draw-rules"))]
-    let replayed = replay::replay(&start, &game.lexed.sans, history);
+    let replayed = replay::replay(&start, &game.lexed.sans, history, judging.corrections);
     #[cfg(feature = "bench-no-draw-rules")]
     let replayed = {
         history.start(&start);
-        replay::replay(&start, &game.lexed.sans, &mut replay::Unobserved)
+        replay::replay(
+            &start,
+            &game.lexed.sans,
+            &mut replay::Unobserved,
+            judging.corrections,
+        )
     };
     let unplayable = replayed.stopped.is_some() || stopped_unreadable(game);
     let decided = if let Some(end) = &history.end {
@@ -134,12 +140,11 @@ pub fn audit(
     history: &mut History,
     findings: &mut Vec<Finding>,
 ) -> Verdict {
-    let edition = judging.edition;
     tags::check(game, findings);
     header::check(game, judging.header, findings);
     let recorded = recorded_result(game);
     let played = match setup::start(game, findings) {
-        Ok(start) => Some(play(game, edition, start, history)),
+        Ok(start) => Some(play(game, judging, start, history)),
         Err(why) => {
             // Another variant's movetext has its own notation: not judged.
             if why == setup::NotReplayed::Fen {
@@ -195,6 +200,10 @@ pub fn audit(
         }
     }
     result::check(game, decided.as_ref(), findings);
+    let ended_at = played.as_ref().and_then(|p| {
+        let end = history.end.as_ref()?;
+        (end.index < p.replayed.plies).then_some(end.index)
+    });
     Verdict {
         plies: played.as_ref().map_or(0, |p| p.replayed.plies),
         moves: played.as_ref().map_or(0, |p| p.replayed.moves),
@@ -204,11 +213,9 @@ pub fn audit(
         },
         expected,
         how_ended,
-        ended_at: played.as_ref().and_then(|p| {
-            let end = history.end.as_ref()?;
-            (end.index < p.replayed.plies).then_some(end.index)
-        }),
+        ended_at,
         stopped: played.as_ref().and_then(|p| p.replayed.stopped),
+        corrections: played.map(|p| p.replayed.corrections).unwrap_or_default(),
     }
 }
 
@@ -223,12 +230,6 @@ pub fn too_large(line: u64, limit: usize, size: usize) -> Finding {
             limit >> 20
         ),
     )
-}
-
-/// The position a game starts from, when it is replayed at all (standard
-/// chess or Chess960 from a legal start).
-pub fn start_position(game: &RawGame<'_>) -> Option<Chess> {
-    setup::start(game, &mut Vec::new()).ok()
 }
 
 /// Whether the mainline stopped at a malformed token (rather than at its end
@@ -302,6 +303,7 @@ mod tests {
                 strict: true,
             },
             duplicates: true,
+            corrections: false,
         };
         audit(&game, judging, &mut History::default(), &mut findings);
         findings
@@ -390,6 +392,7 @@ mod tests {
             skip_variations: false,
             header: header::HeaderRules::default(),
             duplicates: true,
+            corrections: false,
         };
         let (findings, _, _) = crate::run::audit_bytes(pgn.as_bytes(), judging, false).unwrap();
         let mut reader = csv::Reader::from_reader(findings.as_slice());

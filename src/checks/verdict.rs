@@ -6,7 +6,7 @@ use shakmaty::{Color, KnownOutcome};
 
 use super::header::HeaderRules;
 use crate::board::{
-    replay::Stopped,
+    replay::{Correction, Stopped},
     rules::{Article, Edition},
     winnable::Search,
 };
@@ -79,6 +79,10 @@ pub struct Verdict {
     /// The move the replay stopped at, illegal or ambiguous (`--fix`
     /// comments on it without replaying the game again).
     pub stopped: Option<Stopped>,
+    /// Every move not written in standard SAN, as the replay resolved it
+    /// (`--fix` writes them back without replaying the game again); empty
+    /// unless `Judging::corrections`.
+    pub corrections: Vec<Correction>,
 }
 
 /// How the board decided a game: the end, the result it requires, the
@@ -112,6 +116,9 @@ pub struct Judging {
     /// Fingerprint each game so that the writer finds copies (not with
     /// `--no-duplicates`).
     pub duplicates: bool,
+    /// Keep the standard SAN of every move written otherwise, for the
+    /// corrected copy (`--fix`).
+    pub corrections: bool,
 }
 
 /// How a game ended.

@@ -141,7 +141,7 @@ pub fn rewrite(
     ) || cut.is_some();
     if replayable {
         if has(Kind::NonStandardSan) || has(Kind::WrongCheckSuffix) {
-            standard_moves(&mut fix, kept, &has);
+            standard_moves(&mut fix, kept, &verdict.corrections, &has);
         }
     } else {
         mark_stop(&mut fix, verdict, findings);
@@ -165,5 +165,51 @@ pub fn rewrite(
     fix.changes.sort_by_key(|c| c.line);
     Fixed {
         changes: fix.changes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, Position};
+
+    use crate::{checks::Judging, read::listed::MAX_LISTED};
+
+    /// Every move written in squares (`g1f3`) is written back in standard
+    /// SAN, past the first `MAX_LISTED` that the findings list.
+    #[test]
+    fn every_long_move_is_corrected_past_the_listed_ones() {
+        let mut pos = Chess::default();
+        let mut movetext = String::new();
+        let mut plies = 0;
+        while plies < 3 * MAX_LISTED && !pos.is_game_over() && !pos.is_insufficient_material() {
+            let legal = pos.legal_moves();
+            // Quiet moves first, so that the game lasts.
+            let m = *legal
+                .iter()
+                .find(|m| !m.is_capture() && plies % 7 != 3)
+                .unwrap_or(&legal[(plies * 5) % legal.len()]);
+            if plies % 2 == 0 {
+                movetext.push_str(&format!("{}. ", plies / 2 + 1));
+            }
+            movetext.push_str(&format!("{} ", m.to_uci(CastlingMode::Standard)));
+            pos.play_unchecked(m);
+            plies += 1;
+        }
+        assert!(plies > 2 * MAX_LISTED, "{plies} plies: {movetext}");
+        let pgn = format!("[Event \"Long\"]\n[Result \"*\"]\n\n{movetext}*\n");
+        let (copy, games, _) = crate::fix_bytes(pgn.as_bytes(), Judging::default()).unwrap();
+        assert_eq!(games, 1);
+        let copy = String::from_utf8(copy).unwrap();
+        let said = copy.matches("pgn-arbiter: non-standard-san").count();
+        let (findings, _, _) =
+            crate::audit_bytes(copy.as_bytes(), Judging::default(), false).unwrap();
+        let findings = String::from_utf8(findings).unwrap();
+        assert!(
+            !findings.contains(",non-standard-san,"),
+            "{findings}\n{copy}"
+        );
+        // Pawn moves written in squares read as long notation too: every
+        // ply is one change.
+        assert_eq!(said, plies, "{copy}");
     }
 }

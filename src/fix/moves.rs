@@ -1,11 +1,9 @@
 //! Corrections of the moves: standard SAN, moves after an automatic end
 //! removed, and a comment where the replay stops.
 
-use shakmaty::{Chess, Position, san::SanPlus};
-
 use crate::{
-    board::{lenient, replay},
-    checks::{self, BoardEnd, Verdict},
+    board::replay::{self, Correction},
+    checks::{BoardEnd, Verdict},
     finding::{Finding, Kind},
     read::lexer::{self, StopKind},
 };
@@ -46,31 +44,28 @@ pub(super) fn kept_plies_text(n: usize) -> String {
     }
 }
 
-/// Moves written in standard SAN where a finding says they are not.
-pub(super) fn standard_moves(fix: &mut Rewrite<'_, '_>, kept: usize, has: &dyn Fn(Kind) -> bool) {
+/// Moves written in standard SAN where a finding says they are not, as
+/// the replay resolved them (`Verdict::corrections`).
+pub(super) fn standard_moves(
+    fix: &mut Rewrite<'_, '_>,
+    kept: usize,
+    corrections: &[Correction],
+    has: &dyn Fn(Kind) -> bool,
+) {
     let game = fix.game;
-    let Some(mut pos) = checks::start_position(game) else {
-        return;
-    };
-    let sans = &game.lexed.sans;
     let (forms, suffixes) = (has(Kind::NonStandardSan), has(Kind::WrongCheckSuffix));
-    for (index, token) in sans.iter().enumerate().take(kept) {
-        let Ok((m, form)) = lenient::resolve(token.san.san, &pos) else {
-            return;
-        };
-        let form = token.form.or(form);
-        let last = index + 1 == sans.len();
-        let before: Chess = pos.clone();
-        pos.play_unchecked(m);
-        let wrong_suffix = replay::wrong_suffix(token.san.suffix, &pos, last).is_some();
-        let kind = if form.is_some() && forms {
+    for correction in corrections.iter().take_while(|c| c.index < kept) {
+        let kind = if correction.form && forms {
             Kind::NonStandardSan
-        } else if wrong_suffix && suffixes {
+        } else if correction.suffix && suffixes {
             Kind::WrongCheckSuffix
         } else {
             continue;
         };
-        let standard = SanPlus::from_move(before, m).to_string();
+        let Some(token) = game.lexed.sans.get(correction.index) else {
+            continue;
+        };
+        let standard = correction.standard.to_string();
         let old = game.text(token.start, token.end);
         if old == standard {
             continue;

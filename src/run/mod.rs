@@ -513,6 +513,7 @@ pub fn run(config: &Config) -> Status {
             strict: config.strict_tags,
         },
         duplicates: !config.no_duplicates,
+        corrections: config.fix.is_some(),
     };
     let task = pipeline::Task {
         judging,

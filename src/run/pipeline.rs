@@ -168,6 +168,7 @@ impl Worker {
             how_ended: HowEnded::Unknown,
             ended_at: None,
             stopped: None,
+            corrections: Vec::new(),
         };
         let mut result = GameResult::new(line, verdict, vec![finding]);
         result.fill_tags(&game);
@@ -222,6 +223,11 @@ impl Worker {
         let mut pos = 0;
         let mut line = block.first_line;
         let mut after_tag_break = block.after_tag_break;
+        // The copy writes back every move the replay resolved otherwise.
+        let judging = Judging {
+            corrections: self.fix.is_some(),
+            ..self.judging
+        };
         let mut weight = 0;
         loop {
             let (start, lines) = lexer::skip_blanks(bytes, pos);
@@ -249,7 +255,7 @@ impl Worker {
                 lexed: &self.lexed,
                 after_tag_break,
             };
-            let mut result = check_game(&game, self.judging, &mut self.history, self.all_rows);
+            let mut result = check_game(&game, judging, &mut self.history, self.all_rows);
             let mut changed = false;
             if let Some(selection) = &self.fix {
                 let keep = |kind| selection.keeps(kind);

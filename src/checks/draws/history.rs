@@ -601,7 +601,7 @@ mod tests {
         lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
         let mut history = History::default();
         history.under(edition);
-        let replayed = replay::replay(&start, &lexed.sans, &mut history);
+        let replayed = replay::replay(&start, &lexed.sans, &mut history, false);
         assert!(replayed.stopped.is_none(), "{movetext}");
         history
     }
