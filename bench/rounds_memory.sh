@@ -72,7 +72,7 @@ rm -f "$work/rounds.pgn"
   echo "  \`--memory-limit 1G\` (128 MiB of it for the round tables: past it, the"
   echo "  events seen longest ago go to disk), and with \`--no-duplicates\` (no"
   echo "  run-wide table). Bytes a game: the difference from \`--no-duplicates\`,"
-  echo "  over the games; it includes the copies table's 22 or so."
+  echo "  over the games; it includes the duplicates table's 22 or so."
   echo
   echo "| games | no limit: peak RSS | bytes a game | wall | default limit: peak RSS | bytes a game | wall | --no-duplicates: peak RSS | wall |"
   echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"

@@ -192,7 +192,7 @@ pub struct Cli {
     #[arg(long)]
     pub strict_tags: bool,
 
-    /// Do not look across the run's games: no copies, no rounds. By
+    /// Do not look across the run's games: no duplicates, no rounds. By
     /// default a game with the same players, start and moves as an
     /// earlier one of the run (any input) is reported as `duplicate-game`,
     /// naming the first, and a player or board given twice in a round as
@@ -205,7 +205,7 @@ pub struct Cli {
     /// The memory the run-wide tables may take (bytes, or with K, M, G:
     /// KiB, MiB, GiB) before part of them is written to anonymous
     /// temporary files (in TMPDIR), with the same findings. Seven eighths
-    /// go to the copies table: about 22 bytes a game in memory, about 1.3
+    /// go to the duplicates table: about 22 bytes a game in memory, about 1.3
     /// once its older part is on disk. One eighth goes to the round
     /// tables: past it, the events seen longest ago are written to disk
     /// and read back if they come again (an event that alone takes more is

@@ -48,7 +48,7 @@ pub struct Config {
     pub strict_tags: bool,
     /// `--no-duplicates`.
     pub no_duplicates: bool,
-    /// `--memory-limit`: bytes the run-wide tables (copies, rounds) keep
+    /// `--memory-limit`: bytes the run-wide tables (duplicates, rounds) keep
     /// in memory.
     pub memory_limit: usize,
     /// Worker threads.

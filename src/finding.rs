@@ -100,7 +100,7 @@ macro_rules! kinds {
 
             /// What the kind rests on, unless a finding names a more
             /// specific article. The edition of a run decides how an article
-            /// of the Laws is cited (`rules::Edition::cite`).
+            /// of the Laws is cited ([`rules::Edition::cite`](crate::board::rules::Edition::cite)).
             pub fn source(self) -> Source {
                 match self { $(Kind::$variant => $source,)* }
             }

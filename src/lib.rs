@@ -28,7 +28,7 @@
 //!   findings (below); [`checks::verdict`] holds what they share, and
 //!   [`checks::draws::history`] the positions the draw rules need.
 //!   [`checks::across`] holds the checks that need every game of the run
-//!   (copies, rounds, the games against a TRF), behind one trait
+//!   (duplicates, rounds, the games against a TRF), behind one trait
 //!   ([`checks::across::Across`]) that the writer calls with each game in
 //!   input order and once at the end.
 //! - [`fix`]: `--fix`, a game written back with the corrections its findings
@@ -42,7 +42,7 @@
 //! - [`output`]: where outputs go, each put in place only when the run
 //!   completes and never over an input; [`output::corrected`], where each
 //!   input's corrected copy (`--fix`) goes.
-//! - [`cli`], [`config`]: the command line, checked once into a `Config`.
+//! - [`cli`], [`config`]: the command line, checked once into a [`Config`](crate::config::Config).
 //! - [`run`](mod@run): the run itself ([`run::run`]: outputs opened, the sink that
 //!   writes in input order, the end with the exit status), the reader
 //!   thread, the workers and the ordered writer ([`run::pipeline`]), the

@@ -11,9 +11,11 @@ use shakmaty::{
 use crate::{board::lenient, read::lexer::SanToken, read::listed::Listed, read::notation::Form};
 
 /// What a replay tells, ply by ply, to whoever keeps the positions (the
-/// draw rules' `History`). Taken as `&mut impl Observer`, so a replay with
-/// `Unobserved` costs nothing for it; the replay knows nothing of the draw
+/// draw rules' [`History`]). Taken as `&mut impl Observer`, so a replay with
+/// [`Unobserved`] costs nothing for it; the replay knows nothing of the draw
 /// rules.
+///
+/// [`History`]: crate::checks::draws::history::History
 pub trait Observer {
     /// The game starts at `start`.
     fn start(&mut self, start: &Chess);
@@ -84,7 +86,7 @@ pub struct ReadingIssue {
 
 /// A move not written in standard SAN, as standard SAN writes it: what
 /// `--fix` puts in its place. Kept for every such move, not only the first
-/// `MAX_LISTED`, and only when asked for (`Replay::corrections`).
+/// `MAX_LISTED`, and only when asked for ([`Replay::corrections`]).
 ///
 /// [`MAX_LISTED`]: crate::read::listed::MAX_LISTED
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,7 +140,7 @@ fn hash_move(hash: u128, m: &Move) -> u128 {
 
 /// Plays `moves` from `start` until one is not legal, telling `observer`
 /// each position reached. With `corrections`, also the standard SAN of
-/// every move written otherwise (`Replay::corrections`).
+/// every move written otherwise ([`Replay::corrections`]).
 pub fn replay(
     start: &Chess,
     moves: &[SanToken],

@@ -68,7 +68,7 @@ pub enum Article {
 pub enum Source {
     /// A section of the PGN standard, the same under every edition.
     Pgn(&'static str),
-    /// An article of the Laws: the edition decides which (`Edition::cite`).
+    /// An article of the Laws: the edition decides which ([`Edition::cite`]).
     Law(Article),
     /// A limit of this tool.
     Limit,

@@ -1,5 +1,5 @@
 //! Strict SAN resolution: the legal move a SAN names, as shakmaty's
-//! `San::to_move` finds it, without building the list of every legal move.
+//! [`San::to_move`] finds it, without building the list of every legal move.
 //! `lenient` resolves through it first; tests hold it to shakmaty on every
 //! move of the fixtures (and of the shared corpora under `.ci/run`) and on
 //! every way of writing a move in sampled positions.
@@ -9,7 +9,7 @@ use shakmaty::{
     san::{San, SanError},
 };
 
-/// The legal move `san` names in `pos`, as `San::to_move` finds it.
+/// The legal move `san` names in `pos`, as [`San::to_move`] finds it.
 ///
 /// When the king is not in check, the candidates for a move to a square are
 /// the pieces of that kind that reach it (a pawn: by its capture or its one

@@ -6,17 +6,20 @@
 //! played in the position before that move. A variation inside a variation
 //! replaces the move of the enclosing line that it follows. The lexer skips
 //! variations as pgn-reader does and notes where they are
-//! (`read::lexer::Variations`); `walk` reads those bytes again, following the
+//! ([`read::lexer::Variations`]); `walk` reads those bytes again, following the
 //! mainline to each branch point.
 //!
 //! Inside a variation a token is read as in the mainline: SAN, else a plain
-//! reading (`read::notation::read_token`), and a move is resolved by
-//! `lenient::resolve`. Non-standard forms are accepted there without a
+//! reading ([`read::notation::read_token`]), and a move is resolved by
+//! [`lenient::resolve`]. Non-standard forms are accepted there without a
 //! finding (analysis is not the record), and `--` is a null move, as
 //! annotators write one to show a threat. A line stops being checked at its
 //! first move that cannot be played or read; variations of the move that
 //! failed are still checked (they branch from before it). Memory is bounded:
 //! one position pair per level of nesting, at most `MAX_DEPTH` levels.
+//!
+//! [`read::lexer::Variations`]: crate::read::lexer::Variations
+//! [`read::notation::read_token`]: crate::read::notation::read_token
 
 use shakmaty::{
     Chess, Color, EnPassantMode, FromSetup, Position,

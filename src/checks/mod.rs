@@ -1,7 +1,7 @@
 //! Judges one game: each submodule is one rule area and adds its findings.
 //! `audit` runs them in the order a game's life goes: tags, the starting
 //! position, the movetext, the replay, the draw rules, the result.
-//! `across` holds the checks that need every game of the run (copies,
+//! `across` holds the checks that need every game of the run (duplicates,
 //! rounds, the games against a TRF): the writer gives them each game in
 //! input order.
 
@@ -384,7 +384,7 @@ mod tests {
     }
 
     /// The codes a run of these games gets, as the whole pipeline gives
-    /// them (copies and rounds looked for).
+    /// them (duplicates and rounds looked for).
     fn run_wide(pgn: &str) -> Vec<Kind> {
         let judging = Judging {
             edition: Edition::Fide2023,

@@ -65,7 +65,7 @@ impl BoardEnd {
 pub struct Verdict {
     /// Plies replayed.
     pub plies: usize,
-    /// A hash of those plies as resolved (`Replay::moves`).
+    /// A hash of those plies as resolved ([`Replay::moves`](crate::board::replay::Replay::moves)).
     pub moves: u128,
     /// What the board shows at the end.
     pub board_end: BoardEnd,
@@ -81,7 +81,7 @@ pub struct Verdict {
     pub stopped: Option<Stopped>,
     /// Every move not written in standard SAN, as the replay resolved it
     /// (`--fix` writes them back without replaying the game again); empty
-    /// unless `Judging::corrections`.
+    /// unless [`Judging::corrections`].
     pub corrections: Vec<Correction>,
 }
 
@@ -113,7 +113,7 @@ pub struct Judging {
     pub skip_variations: bool,
     /// How the tag section is judged (the run's day, `--strict-tags`).
     pub header: HeaderRules,
-    /// Fingerprint each game so that the writer finds copies (not with
+    /// Fingerprint each game so that the writer finds duplicates (not with
     /// `--no-duplicates`).
     pub duplicates: bool,
     /// Keep the standard SAN of every move written otherwise, for the

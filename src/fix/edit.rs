@@ -26,7 +26,7 @@ pub struct Change {
 pub struct Fixed {
     /// The changes, in the order of the record. Each comes with a comment
     /// in the movetext, so a game with tags only that is changed no longer
-    /// ends at a tag break (`RawGame::after_tag_break`) in the copy.
+    /// ends at a tag break ([`RawGame::after_tag_break`]) in the copy.
     pub changes: Vec<Change>,
 }
 

@@ -5,7 +5,7 @@
 //!
 //! What is corrected, and on which findings:
 //!
-//! - The result, where the board or the Laws decide it (`checks::Verdict`'s
+//! - The result, where the board or the Laws decide it ([`checks::Verdict`]'s
 //!   `expected`: mate, stalemate, a dead position, fivefold, 75 moves, a win
 //!   on time or by resignation the winner could not earn, a lone king's
 //!   win under 1994): the Result tag and the termination marker both say it.
@@ -45,7 +45,7 @@ use self::{edit::*, moves::*, result::*, tags::*};
 
 /// The codes whose findings `--fix` corrects wherever they are found,
 /// except in games whose moves cannot be replayed (which keep their
-/// movetext): `Fix::Always` and `Fix::BoardResult` in the kinds table.
+/// movetext): [`Fix::Always`] and [`Fix::BoardResult`] in the kinds table.
 /// Auditing a copy finds none of them elsewhere, as
 /// `tests/integration/fix.rs` checks.
 pub fn fixed() -> impl Iterator<Item = Kind> {

@@ -45,7 +45,7 @@ pub(super) fn kept_plies_text(n: usize) -> String {
 }
 
 /// Moves written in standard SAN where a finding says they are not, as
-/// the replay resolved them (`Verdict::corrections`).
+/// the replay resolved them ([`Verdict::corrections`]).
 pub(super) fn standard_moves(
     fix: &mut Rewrite<'_, '_>,
     kept: usize,

@@ -423,7 +423,7 @@ impl Drop for Pending {
 }
 
 impl Opened {
-    /// Splits off the pending file (kept until `Commit::commit`) from the
+    /// Splits off the pending file (kept until [`Commit::commit`]) from the
     /// writer.
     pub fn into_parts(self) -> (Box<dyn Write + Send>, Option<Pending>) {
         (self.writer, self.pending)

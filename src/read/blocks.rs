@@ -1,5 +1,5 @@
 //! An input cut into blocks of whole games, for the workers: a block ends
-//! where the lexer says the last game in it starts (`lexer::last_game_start`),
+//! where the lexer says the last game in it starts ([`lexer::last_game_start`]),
 //! so no game is split; a game larger than `MAX_GAME_BYTES` is not read, and
 //! reading goes on at the next line that starts with `[` after a blank line
 //! (`next_tagged_start`: a looser rule than the lexer's, since what comes
@@ -40,7 +40,9 @@ pub struct Block {
     /// 1-based line of the block's first byte.
     pub first_line: u64,
     /// Whether the game before the block ended only because the block's
-    /// first tag repeats one of its names (`RawGame::after_tag_break`).
+    /// first tag repeats one of its names ([`RawGame::after_tag_break`]).
+    ///
+    /// [`RawGame::after_tag_break`]: crate::read::game::RawGame::after_tag_break
     pub after_tag_break: bool,
 }
 

@@ -123,7 +123,7 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
     }
 }
 
-/// Which recipe `RawGame::fingerprint` follows, in the JSON summary
+/// Which recipe [`RawGame::fingerprint`] follows, in the JSON summary
 /// (`game_id_scheme`): raised whenever the same game would get another
 /// `game_id`, so that reports and baselines of two builds can tell whether
 /// their ids compare.
@@ -147,7 +147,7 @@ pub struct RawGame<'a> {
 }
 
 impl RawGame<'_> {
-    /// The line of the tag at this index (as `Tags::find` returns it), or
+    /// The line of the tag at this index (as [`Tags::find`] returns it), or
     /// the game's first line.
     pub fn tag_line(&self, index: usize) -> u64 {
         self.lexed
@@ -162,16 +162,18 @@ impl RawGame<'_> {
         excerpt(self.bytes.get(start..end).unwrap_or_default(), 60)
     }
 
-    /// A 128-bit fingerprint of the game as recorded, for finding copies
+    /// A 128-bit fingerprint of the game as recorded, for finding duplicates
     /// and the `game_id` column (`GAME_ID_SCHEME` says which recipe):
     /// the players (White and Black, their names folded as `fold_name`
     /// folds them), the starting position (the FEN tag, if any), the
     /// first `played` mainline moves as the replay resolved them (`moves`,
-    /// `Replay::moves`: `Nf3`, `Ng1f3` and `Ngf3` are one move), the rest
+    /// [`Replay::moves`]: `Nf3`, `Ng1f3` and `Ngf3` are one move), the rest
     /// as read, and from the first token that is no move to the end of the
     /// movetext, every token as written (comments, variations, NAGs and
     /// move numbers aside). `None` when there is no move or neither player
     /// is named: nothing tells two such games apart.
+    ///
+    /// [`Replay::moves`]: crate::board::replay::Replay::moves
     pub fn fingerprint(&self, played: usize, moves: u128) -> Option<u128> {
         let player = |name: &str| {
             self.tags
@@ -294,7 +296,7 @@ fn movetext_tokens(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 }
 
 /// Two 64-bit multiply-rotate streams: fast enough to run over every move
-/// of every game, and 128 bits wide so that copies found by chance are
+/// of every game, and 128 bits wide so that duplicates found by chance are
 /// vanishingly rare (about n² / 2¹²⁹ for n distinct games).
 #[derive(Debug)]
 struct Fingerprint(u64, u64);

@@ -7,7 +7,7 @@
 //! tokens it cannot read (`Qxe9`, `Zz9`, `e4e5`, `[Event foo]`). Every
 //! finding must say where it is, and nothing may be dropped silently, so this
 //! module walks one game's bytes with exactly the tokenisation rules of
-//! `pgn_reader::Reader` (0.29): the same token ends, the same special
+//! [`pgn_reader::Reader`] (0.29): the same token ends, the same special
 //! characters, the same end-of-game and `%` escape rules, the same variation
 //! skipping. `pgn::tests` holds it to that: on every shared corpus game, the
 //! moves and tags found here are the ones pgn-reader reports.
@@ -49,7 +49,7 @@ pub struct SanToken {
     /// End of the token (exclusive).
     pub end: usize,
     /// How the token departs from standard SAN, when the lexer read it by
-    /// a plain reading (`read::notation::read_token`).
+    /// a plain reading ([`read::notation::read_token`](crate::read::notation::read_token)).
     pub form: Option<Form>,
     /// Whether `e.p.` follows it.
     pub ep_mark: bool,
@@ -208,7 +208,7 @@ pub struct Lexed {
     pub numbers: Vec<(usize, u32, u64)>,
     /// The mainline's variations, if it has any before its end: where the
     /// first begins (its `(`), where the last ends, and the first's line.
-    /// `variations::walk` reads them from there.
+    /// [`variations::walk`](crate::board::variations::walk) reads them from there.
     pub variations: Option<Variations>,
     /// The line where the game ends (the next game's first line).
     pub end_line: u64,
@@ -272,7 +272,7 @@ pub fn skip_blanks(bytes: &[u8], pos: usize) -> (usize, u64) {
 /// Where the last game that starts in `chunk` begins (not at the chunk's
 /// very start), or 0 when no game before it ends inside the chunk: a cut
 /// the workers read the same way whatever follows the chunk. Games are
-/// found as `Lexed::scan` finds them (moves skimmed, not read), so a block
+/// found as [`Lexed::scan`] finds them (moves skimmed, not read), so a block
 /// ends exactly where reading the whole input in one piece would end a
 /// game. Where the game before ended only because a tag name repeats
 /// (header-only games), the game at the cut must have its first line
@@ -320,7 +320,7 @@ pub struct Cut {
     /// The offset of the game that starts the next block; 0 for none.
     pub at: usize,
     /// Whether the game before it ended only because this game's first tag
-    /// repeats one of its names (`Lexed::tag_break`).
+    /// repeats one of its names ([`Lexed::tag_break`]).
     pub after_tag_break: bool,
 }
 
@@ -1008,8 +1008,10 @@ impl Lexed {
     }
 
     /// A token pgn-reader skips: read as it plainly means when it has a
-    /// plain reading (`read::notation::read_token`), else the first unreadable
+    /// plain reading ([`read::notation::read_token`]), else the first unreadable
     /// token. Either way the cursor moves past it.
+    ///
+    /// [`read::notation::read_token`]: crate::read::notation::read_token
     #[cold]
     fn lenient_or_unreadable(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize, end: usize) {
         match notation::read_token(cur.bytes.get(start..end).unwrap_or_default()) {

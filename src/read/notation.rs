@@ -1,7 +1,7 @@
 //! Move notation as text, before any board: the ways a token departs from
-//! standard SAN (`Form`) and the tokens that are no SAN but plainly mean
+//! standard SAN ([`Form`]) and the tokens that are no SAN but plainly mean
 //! one (`read_token`). Which legal move a reading names is the board's
-//! business (`board::lenient`).
+//! business ([`board::lenient`](crate::board::lenient)).
 
 use shakmaty::san::SanPlus;
 

@@ -1,6 +1,6 @@
 //! The four results PGN writes, in the Result tag (8.1.1.7) and as the
 //! termination marker (8.2.6): one table of their texts, read into and
-//! written from shakmaty's `Outcome`. Every stage that reads or writes a
+//! written from shakmaty's [`Outcome`]. Every stage that reads or writes a
 //! result as text goes through here (the lexer reads markers byte by byte,
 //! as pgn-reader's tokenizer does).
 

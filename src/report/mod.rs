@@ -120,7 +120,7 @@ pub struct GameResult {
     pub verdict: Verdict,
     /// Findings in the order of the record.
     pub findings: Vec<Finding>,
-    /// Its fingerprint (the `game_id` column; copies, when they are looked
+    /// Its fingerprint (the `game_id` column; duplicates, when they are looked
     /// for), when it can have one.
     pub fingerprint: Option<u128>,
     /// The game as `--fix` writes it, when it does.
@@ -322,7 +322,7 @@ struct GameRow<'a> {
 }
 
 /// The `game_id` column: the first 64 bits of the game's fingerprint
-/// (`RawGame::fingerprint`) in 16 hex digits, the same wherever the game
+/// ([`RawGame::fingerprint`]) in 16 hex digits, the same wherever the game
 /// stands in whatever file; empty for a game with no move or no named
 /// player, which has none.
 pub fn game_id(fingerprint: Option<u128>) -> String {
@@ -393,7 +393,7 @@ impl Report {
         })
     }
 
-    /// Looks for copies of games across the run (`duplicate-game`) and
+    /// Looks for duplicates of games across the run (`duplicate-game`) and
     /// at each game's place in its round. `limit`: the bytes their tables
     /// keep in memory before writing part of them to disk (0: no limit).
     pub fn find_duplicates(&mut self, limit: usize) {
@@ -403,7 +403,7 @@ impl Report {
     /// Writes the ratcheted baseline to `out` (`--baseline-update`): the
     /// rows of the baseline that still match a finding, as this run writes
     /// them (file, game, line and game id as they are now), then the rows
-    /// it cannot judge (`Selection::carry_over`). New findings are not
+    /// it cannot judge ([`Selection::carry_over`]). New findings are not
     /// added: the baseline only shrinks.
     pub fn update_baseline(&mut self, out: Box<dyn Write + Send>) -> csv::Result<()> {
         let mut w = csv::WriterBuilder::new()

@@ -130,7 +130,7 @@ pub struct Selection {
     select: Option<Vec<Item>>,
     /// `--ignore`.
     ignore: Vec<Item>,
-    /// Which kinds are kept, by `Kind` order.
+    /// Which kinds are kept, by [`Kind`] order.
     kept: Vec<bool>,
     /// `--baseline`: how many rows of the earlier report each key has left.
     baseline: Option<HashMap<u64, u32>>,

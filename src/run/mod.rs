@@ -774,12 +774,12 @@ mod tests {
         let (findings, games, _) =
             audit_bytes(data.as_bytes(), checks::Judging::default(), false).unwrap();
         let findings = report::read_back(&findings).unwrap();
-        let copies: Vec<&str> = findings
+        let duplicates: Vec<&str> = findings
             .iter()
             .filter(|r| &r[12] == "duplicate-game")
             .map(|r| &r[1])
             .collect();
-        assert_eq!(copies, ["2"]);
+        assert_eq!(duplicates, ["2"]);
         // The first two share a game_id; the third does not.
         let ids: Vec<String> = report::read_back(&games)
             .unwrap()

@@ -1,5 +1,5 @@
 //! The run: inputs are read and cut into blocks of whole games (one reader,
-//! `read::blocks`),
+//! [`read::blocks`](crate::read::blocks)),
 //! blocks are checked (by `jobs` workers), and results are written in input
 //! order (the caller's thread). Queues are bounded and so is the number of
 //! blocks in flight, so memory does not grow with the input.
@@ -25,7 +25,7 @@ use crate::{
 /// many games ...
 const PART_GAMES: usize = 256;
 
-/// ... and about this many bytes (`GameResult::weight`, and the copy's
+/// ... and about this many bytes ([`GameResult::weight`], and the copy's
 /// bytes with `--fix`): 256 ordinary games weigh about 150 KiB, 256 games
 /// with four findings each and their corrected copy about 600 KiB.
 const PART_BYTES: usize = 256 << 10;
@@ -284,7 +284,7 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
 }
 
 /// Checks one game. The tag columns are filled in when `all_rows`, when
-/// there are findings (the findings report needs them), or when copies
+/// there are findings (the findings report needs them), or when duplicates
 /// are looked for and it has a fingerprint (the writer may find it one).
 pub fn check_game(
     game: &RawGame<'_>,
@@ -297,14 +297,14 @@ pub fn check_game(
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
     let mut result = GameResult::new(game.line, verdict, findings);
-    // The game_id of its rows, and copies when they are looked for: not
+    // The game_id of its rows, and duplicates when they are looked for: not
     // computed for a game that has no row to write.
     if judging.duplicates || all_rows || !result.findings.is_empty() {
         result.fingerprint = game.fingerprint(result.verdict.plies, result.verdict.moves);
     }
-    // A game that may turn out to be a copy needs its tags for that row.
-    let may_be_a_copy = judging.duplicates && result.fingerprint.is_some();
-    if all_rows || !result.findings.is_empty() || may_be_a_copy {
+    // A game that may turn out to be a duplicate needs its tags for that row.
+    let may_be_a_duplicate = judging.duplicates && result.fingerprint.is_some();
+    if all_rows || !result.findings.is_empty() || may_be_a_duplicate {
         result.fill_tags(game);
     }
     result

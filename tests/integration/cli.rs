@@ -444,11 +444,11 @@ fn round_shapes_in_real_files() {
     assert!(counts("engine/TCEC_Cup_16_Final.pgn").is_empty());
 }
 
-/// Copies found through the table's runs on disk are the copies found in
-/// memory: 70,000 games, the last 4,000 copies of games the table has
+/// Duplicates found through the table's runs on disk are the duplicates found in
+/// memory: 70,000 games, the last 4,000 duplicates of games the table has
 /// written to disk by then.
 #[test]
-fn copies_past_the_memory_limit_are_found_on_disk() {
+fn duplicates_past_the_memory_limit_are_found_on_disk() {
     let tmp = tempfile::tempdir().unwrap();
     let input = tmp.path().join("many.pgn");
     let mut pgn = String::new();
@@ -1233,10 +1233,10 @@ fn line_ends_and_encodings() {
     assert_eq!(games.len(), 24);
     // The second half is a copy of the first: each of its games is also a
     // duplicate-game.
-    let (copies, rest): (Vec<_>, Vec<_>) =
+    let (duplicates, rest): (Vec<_>, Vec<_>) =
         findings.iter().partition(|r| &r[12] == "duplicate-game");
     assert_eq!(rest.len(), 2 * findings_lf.len());
-    assert_eq!(copies.len(), 12);
+    assert_eq!(duplicates.len(), 12);
     assert_eq!(&games[12][3], &games[0][3]);
 
     let text = String::from_utf8(sample).unwrap();
@@ -1410,7 +1410,7 @@ fn the_json_summary_counts_the_reports_rows() {
 /// A game submitted twice, in two files, is reported on its later copy
 /// naming the first; `--no-duplicates` looks for none.
 #[test]
-fn copies_are_found_across_files_and_not_with_no_duplicates() {
+fn duplicates_are_found_across_files_and_not_with_no_duplicates() {
     let tmp = tempfile::tempdir().unwrap();
     let game = "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
                 [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 1-0\n";

@@ -1,5 +1,5 @@
 //! What a run-wide check is: a game as it sees it (`Seen`), and the
-//! trait the writer calls it through (`Across`).
+//! trait the writer calls it through ([`Across`]).
 
 use shakmaty::KnownOutcome;
 
@@ -15,7 +15,9 @@ pub struct Seen<'a> {
     pub number: u64,
     /// Its first line.
     pub line: u64,
-    /// Its fingerprint, when it can have one (`RawGame::fingerprint`).
+    /// Its fingerprint, when it can have one ([`RawGame::fingerprint`]).
+    ///
+    /// [`RawGame::fingerprint`]: crate::read::game::RawGame::fingerprint
     pub fingerprint: Option<u128>,
     /// Event tag.
     pub event: &'a str,

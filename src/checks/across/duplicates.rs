@@ -1,9 +1,11 @@
 //! Duplicate games across the run (`duplicate-game`): the same players
 //! (names folded), start and movetext as an earlier game, in any input,
-//! by the game's fingerprint (`RawGame::fingerprint`). A game that is no
+//! by the game's fingerprint ([`RawGame::fingerprint`]). A game that is no
 //! duplicate is then placed in its round (`rounds`): a duplicate's place is
 //! its first's. (A "copy", in this crate, is the corrected file `--fix`
 //! writes.)
+//!
+//! [`RawGame::fingerprint`]: crate::read::game::RawGame::fingerprint
 
 use super::{
     check::{Across, Seen},
@@ -18,7 +20,7 @@ use crate::{
 /// Every game seen so far, by fingerprint, and where each game is.
 #[derive(Debug, Default)]
 pub struct Duplicates {
-    /// The first copy of each game of the run, by fingerprint: its ordinal
+    /// The first record of each game of the run, by fingerprint: its ordinal
     /// among the games seen and its `Labels`.
     first: Fingerprints,
     /// Who played in which round, and which boards were taken.
@@ -57,14 +59,14 @@ impl Duplicates {
     /// What kept the tables from staying within their limit, if anything
     /// did.
     pub fn trouble(&self) -> Vec<String> {
-        let copies = self.first.trouble.as_ref().map(|why| {
+        let duplicates = self.first.trouble.as_ref().map(|why| {
             format!(
-                "the copies table could not use the disk ({why}); it was kept in memory, or its games on disk were not all looked up"
+                "the duplicates table could not use the disk ({why}); it was kept in memory, or its games on disk were not all looked up"
             )
         });
         let rounds = (self.rounds.trouble.as_ref())
             .map(|why| format!("round tables under --memory-limit: {why}"));
-        copies.into_iter().chain(rounds).collect()
+        duplicates.into_iter().chain(rounds).collect()
     }
 
     /// Where the game with this ordinal is: its input's index and number.
@@ -90,9 +92,9 @@ impl Duplicates {
         (here, ordinal)
     }
 
-    /// The finding that a game is a copy of the one first seen with its
+    /// The finding that a game is a duplicate of the one first seen with its
     /// fingerprint.
-    fn copy(
+    fn duplicate(
         &self,
         game: &Seen<'_>,
         here: u32,
@@ -129,7 +131,7 @@ impl Duplicates {
 }
 
 impl Across for Duplicates {
-    /// Records a game: the finding that it is a copy of an earlier one, or
+    /// Records a game: the finding that it is a duplicate of an earlier one, or
     /// else what is wrong with its place in its round. A game without a
     /// fingerprint is only counted.
     fn game(&mut self, game: &Seen<'_>, out: &mut Vec<Finding>) {
@@ -143,7 +145,7 @@ impl Across for Duplicates {
             labels: labels.0,
         };
         if let Some(first) = self.first.first_or_keep(fp, seen) {
-            out.push(self.copy(game, here, labels, first));
+            out.push(self.duplicate(game, here, labels, first));
             return;
         }
         let at = rounds::Place {
@@ -165,7 +167,7 @@ impl Across for Duplicates {
     }
 }
 
-/// What tells a copy's record from the first: its Result tag as a code
+/// What tells a duplicate's record from the first: its Result tag as a code
 /// (3 bits), and 7 bits of hash of each of Event, Date and Round, in the 24
 /// bits the fingerprint table keeps. Equal hashes may hide a difference (1
 /// in 128), so only differences are stated.

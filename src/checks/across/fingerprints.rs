@@ -1,5 +1,5 @@
-//! The fingerprints of every game of a run, for finding copies, in about
-//! 22 bytes a game (`bench/COPIES-MEMORY.md` measures it).
+//! The fingerprints of every game of a run, for finding duplicates, in about
+//! 22 bytes a game (`bench/DUPLICATES-MEMORY.md` measures it).
 //!
 //! A hash table keeps slack (a quarter to a half of its slots empty, and
 //! twice its size while it grows): 32 bytes of entry became 60 to 100 a
@@ -257,11 +257,11 @@ impl Fingerprints {
                 Ok(Some(seen)) => return Some(seen),
                 Ok(None) => {}
                 // A run that cannot be read back: said once, and its
-                // games are not found (no false copy is reported).
+                // games are not found (no false duplicate is reported).
                 Err(err) => {
                     if self.trouble.is_none() {
                         eprintln!(
-                            "pgn-arbiter: cannot read the copies table back from disk: {err}; later copies of earlier games may go unreported"
+                            "pgn-arbiter: cannot read the duplicates table back from disk: {err}; later duplicates of earlier games may go unreported"
                         );
                         self.trouble = Some(err.to_string());
                     }

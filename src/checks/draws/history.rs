@@ -179,7 +179,7 @@ pub struct History {
     /// Whether `hashes`, `counts` and `keys` are the current stretch's.
     examined: bool,
     /// A position of the stretch, replayed forward for the rules that need
-    /// the board, and its index in the stretch (`usize::MAX`: none yet).
+    /// the board, and its index in the stretch ([`usize::MAX`]: none yet).
     cursor: Chess,
     cursor_index: usize,
     /// Positions replayed for the keys and the cursor so far: the work,

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Copies of games: pgn-arbiter's `duplicate-game` against pgn-extract's -D,
+"""Duplicate games: pgn-arbiter's `duplicate-game` against pgn-extract's -D,
 on every file of the shared corpora, with each difference put in a class.
 
-    bench/copies_vs_pgn_extract.py PGN_ARBITER CORPORA OUT.md
+    bench/duplicates_vs_pgn_extract.py PGN_ARBITER CORPORA OUT.md
 
 pgn-extract calls a game a duplicate of an earlier one when the two have
 the same final position and the same sum of the hashes of every position
 on the way, whatever their players, tags or comments; it leaves out a game
-whose moves it cannot read. pgn-arbiter calls a game a copy when its
+whose moves it cannot read. pgn-arbiter calls a game a duplicate when its
 players (names folded), start and whole movetext are the same.
 
 To know which game is which in both tools, each input is copied with a tag
@@ -16,7 +16,7 @@ report says the game starts (the inputs themselves are not touched).
 pgn-extract reads the copies in pgn-arbiter's order, writing the games it
 keeps and the duplicates apart (`-d`, as -D finds them), each with its HashCode; a
 duplicate's first is the kept game with its HashCode and start. python-chess
-reads the copies too, and says what tells each copy found by one tool only
+reads the copies too, and says what tells each duplicate found by one tool only
 from its first: players (folded), start (FEN), mainline moves.
 """
 
@@ -232,14 +232,14 @@ def main():
     ]
     pairs_differ = len(differing)
     lines = [
-        "# Copies against pgn-extract",
+        "# Duplicates against pgn-extract",
         "",
-        "Written by `bench/copies_vs_pgn_extract.py` (see its head for the method);",
+        "Written by `bench/duplicates_vs_pgn_extract.py` (see its head for the method);",
         "every figure comes from one run of it on every file of the shared corpora.",
         "",
-        f"- Games: {len(rows)}; pgn-extract -D copies: {len(extract_copies)}; pgn-arbiter "
+        f"- Games: {len(rows)}; pgn-extract -D duplicates: {len(extract_copies)}; pgn-arbiter "
         f"`duplicate-game`: {len(arbiter_copies)}; both: {len(both)}.",
-        f"- pgn-arbiter copies whose mainline differs from their first's as python-chess reads "
+        f"- pgn-arbiter duplicates whose mainline differs from their first's as python-chess reads "
         f"it: {pairs_differ}{': ' if differing else ''}"
         + ", ".join(
             f"`{g}` and `{f}`"
@@ -248,7 +248,7 @@ def main():
             for g, f in differing
         ) + ".",
         "",
-        "| who finds the copy | what tells it from its first | games | who is right, and why | example (copy, first) |",
+        "| who finds the duplicate | what tells it from its first | games | who is right, and why | example (duplicate, first) |",
         "|---|---|---:|---|---|",
     ]
     for (side, reason), n in sorted(classes.items(), key=lambda kv: (kv[0][0], -kv[1])):
@@ -262,11 +262,11 @@ def main():
 
 # Each class, judged: who is right and why.
 WHO_IS_RIGHT = {
-    "players: other people": "pgn-arbiter: a record is a copy when it records the same game, "
+    "players: other people": "pgn-arbiter: a record is a duplicate when it records the same game, "
     "and these name other players (Morphy-Loewenthal 1858 and von Heydebrand-von Jaenisch "
     "1842 with the same 49 plies). A long game with one move list under two pairs is a "
     "misattribution in one source, which an identity check (issue of player identity) may "
-    "name; it is not a second copy of one record.",
+    "name; it is not a duplicate of one record.",
     "players: the same surnames, other first names or initials": "pgn-arbiter, conservatively: "
     "`Seirawan Yasser` and `Seirawan Yasser (USA)`, `Carlsen, M` and `Carlsen, Magnus` may be "
     "one player, but an initial is no proof (`Polgar, J` is Judit or Zsuzsa); folding keeps "
@@ -277,7 +277,7 @@ WHO_IS_RIGHT = {
     "that the two records are one game.",
     "pgn-extract reads no move in either (it stops at what it cannot read)": "pgn-arbiter: "
     "pgn-extract keeps no move of these games (a HashCode of 0, the sum over no position) and "
-    "then calls every such game a copy of the first such game; pgn-arbiter reads the moves "
+    "then calls every such game a duplicate of the first such game; pgn-arbiter reads the moves "
     "they have (and does not compare a game with none).",
     "neither player named (pgn-arbiter compares only games with one)": "pgn-arbiter, by "
     "design: with no player named nothing but the moves tells two games apart, and opening "

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Memory of the copies table: peak RSS and wall time of one run over N
+# Memory of the duplicates table: peak RSS and wall time of one run over N
 # synthetic short games (lichess-shaped: Round "-", two players of their
-# own, four moves) read from a file, with copies looked for under a
+# own, four moves) read from a file, with duplicates looked for under a
 # memory limit, with no limit, and without (--no-duplicates); bytes a game
-# = the difference / N. Writes bench/COPIES-MEMORY.md. The 100-million
+# = the difference / N. Writes bench/DUPLICATES-MEMORY.md. The 100-million
 # game file takes 23 GB of $TMPDIR while it runs.
 #
-#   bench/copies_memory.sh            # 1 and 10 million games, and 100
+#   bench/duplicates_memory.sh            # 1 and 10 million games, and 100
 #                                     # million with a 256 MiB limit
-#   GAMES="1000000" SPILL= bench/copies_memory.sh
-#   GAMES= SPILL="3000000:8M" bench/copies_memory.sh
+#   GAMES="1000000" SPILL= bench/duplicates_memory.sh
+#   GAMES= SPILL="3000000:8M" bench/duplicates_memory.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
@@ -45,7 +45,7 @@ run() { # "peak RSS in KiB<TAB>wall s" of pgn-arbiter ARGS on $work/copies.pgn
   cat "$work/rss"
 }
 
-# N games with copies looked for under LIMIT, with every table in memory,
+# N games with duplicates looked for under LIMIT, with every table in memory,
 # and with --no-duplicates, from one file.
 row() {
   local n=$1 limit=$2
@@ -55,7 +55,7 @@ row() {
   rm -f "$work/copies.pgn"
 }
 
-rows=$work/copies-memory.tsv
+rows=$work/duplicates-memory.tsv
 : > "$rows"
 for n in $games; do
   row "$n" 1G
@@ -65,15 +65,15 @@ for pair in $spill; do
 done
 
 {
-  echo "# Memory of the copies table"
+  echo "# Memory of the duplicates table"
   echo
-  echo "Written by \`bench/copies_memory.sh\`; every figure comes from one run of it."
+  echo "Written by \`bench/duplicates_memory.sh\`; every figure comes from one run of it."
   echo
   machine
   echo "- Input: synthetic short games read from a file (lichess-shaped: Round"
   echo "  \"-\", players of their own, four moves), every game distinct. Peak RSS"
-  echo "  and wall time of the whole process (GNU time) with copies looked for under"
-  echo "  the limit (seven eighths of it for the copies table; past it, the table's"
+  echo "  and wall time of the whole process (GNU time) with duplicates looked for under"
+  echo "  the limit (seven eighths of it for the duplicates table; past it, the table's"
   echo "  older part is on disk and about 1.3 bytes a game stay in memory), with"
   echo "  every table in memory (\`--memory-limit 0\`), and with \`--no-duplicates\`."
   echo "  Bytes a game: the difference from \`--no-duplicates\`, over the games."
@@ -86,5 +86,5 @@ import sys
 n, m1, m0, m2 = map(int, sys.argv[1:5]); t1, t0, t2 = map(float, sys.argv[5:8])
 print(f'| {n:,} | {sys.argv[8]} | {m1/1024:.0f} MiB | {(m1-m2)*1024/n:.1f} | {t1:.0f} s | {m0/1024:.0f} MiB | {(m0-m2)*1024/n:.1f} | {t0:.0f} s | {m2/1024:.0f} MiB | {t2:.0f} s |')" "$n" "$m1" "$m0" "$m2" "$t1" "$t0" "$t2" "$limit"
   done < "$rows"
-} > bench/COPIES-MEMORY.md
-cat bench/COPIES-MEMORY.md
+} > bench/DUPLICATES-MEMORY.md
+cat bench/DUPLICATES-MEMORY.md
