@@ -1,5 +1,6 @@
 //! The command line, as clap reads it. Doc comments are the `--help` text.
-//! Nothing outside `config` sees these types.
+//! Beyond `main`, which parses it, only [`config`](crate::config) sees
+//! these types.
 
 use std::path::PathBuf;
 

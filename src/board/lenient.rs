@@ -11,11 +11,11 @@
 //! 2. the capture mark the other way round: `Ne5` or `ed5` that takes,
 //!    `Nxe5` to an empty square.
 //!
-//! A reading that fits two legal moves is `Ambiguous`, never a guess. A
-//! pawn move written with its from-square (`e2e4`) resolves strictly but is
-//! long notation all the same, and is reported as such. Every move read
-//! this way carries a `Reading`, which `checks::moves` reports as
-//! `non-standard-san` with the standard form.
+//! A reading that fits two legal moves is [`SanError::AmbiguousSan`],
+//! never a guess. A pawn move written with its from-square (`e2e4`)
+//! resolves strictly but is long notation all the same, and is reported as
+//! such. Every move read this way comes with its [`Form`], which
+//! `checks::moves` reports as `non-standard-san` with the standard form.
 
 use shakmaty::{
     Chess, Move, Role, Square,

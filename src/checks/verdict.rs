@@ -1,6 +1,7 @@
 //! What the rule areas share about a game: how the board ended it, the
-//! verdict beside its findings, how the board decided it, how it is judged,
-//! and the four results as PGN writes them.
+//! verdict beside its findings, how the board decided it, and how it is
+//! judged. The four results as PGN writes them are
+//! [`read::outcome`](crate::read::outcome)'s.
 
 use shakmaty::{Color, KnownOutcome};
 

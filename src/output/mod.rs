@@ -1,13 +1,13 @@
 //! Where outputs go, and the promise that an output file is whole or not
 //! there at all: the reports (here) and the corrected copies of `--fix`
-//! (`corrected`).
+//! ([`corrected`]).
 //!
 //! A report file is written to a temporary file beside its target
 //! (`.NAME.XXXXXX.partial`, in the same directory so that the final rename
 //! cannot cross file systems) and renamed over the target only when the run
 //! has completed. On an error, SIGINT, SIGTERM or SIGHUP the temporary file is
 //! removed and the previous report, if any, is left as it was. Before
-//! anything is opened, `check` refuses a report path that is an input (the
+//! anything is opened, [`check`] refuses a report path that is an input (the
 //! same file by device and inode, through symlinks), that names a PGN file,
 //! or that both reports share.
 

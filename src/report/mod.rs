@@ -1,6 +1,7 @@
 //! The two CSV reports (findings, one row each; games, one row each) written
-//! in input order, with the run's summary counts (`summary`) and the audit
-//! page (`page`) gathered as they go.
+//! in input order, with the run's summary counts ([`summary`]) and the audit
+//! page ([`page`]) gathered as they go. The report decides no finding: the
+//! run-wide ones come from [`checks::across`](crate::checks::across).
 
 use std::{borrow::Cow, io::Write};
 

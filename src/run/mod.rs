@@ -1,7 +1,7 @@
 //! The run: opening the outputs, the reader thread, the workers and the
-//! ordered writer (`pipeline`), report files put in place only when the run
-//! completes (`output`), the progress bar, the summary, and the exit
-//! status.
+//! ordered writer ([`pipeline`]), the files put in place only when the run
+//! completes ([`output`]), the progress bar, the summary,
+//! and the exit status.
 
 pub mod pipeline;
 pub mod progress;
