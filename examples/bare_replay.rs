@@ -2,18 +2,39 @@
 //! replaying every mainline move of every game (FEN starts and Chess960
 //! included), with no checks, on one thread. Prints games and plies.
 //!
-//! `cargo run --release --example bare_replay -- FILE...` (plain PGN).
+//! With `--hash`, also the Zobrist key of every position reached, kept for
+//! the game as any repetition check needs them (shakmaty's own hash, with
+//! en passant counted only when legal, as FIDE 9.2.3 counts it): the
+//! cheapest replay that could find a repetition.
+//!
+//! `cargo run --release --example bare_replay -- [--hash] FILE...` (plain PGN).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::{fs::File, io, ops::ControlFlow};
 
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
-use shakmaty::{CastlingMode, Chess, Position, fen::Fen};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, fen::Fen, zobrist::Zobrist64};
 
 struct Replay {
     games: u64,
     plies: u64,
+    /// Keep the key of every position (`--hash`).
+    hash: bool,
+    /// The keys of the game's positions so far.
+    keys: Vec<Zobrist64>,
+    /// Every key folded, printed so that none is optimised away.
+    folded: u64,
+}
+
+impl Replay {
+    fn key(&mut self, pos: &Chess) {
+        if self.hash {
+            let key: Zobrist64 = pos.zobrist_hash(EnPassantMode::Legal);
+            self.folded = self.folded.rotate_left(1) ^ key.0;
+            self.keys.push(key);
+        }
+    }
 }
 
 impl Visitor for Replay {
@@ -37,7 +58,10 @@ impl Visitor for Replay {
 
     fn begin_movetext(&mut self, tags: Option<Chess>) -> ControlFlow<(), Option<Chess>> {
         self.games += 1;
-        ControlFlow::Continue(Some(tags.unwrap_or_default()))
+        let start = tags.unwrap_or_default();
+        self.keys.clear();
+        self.key(&start);
+        ControlFlow::Continue(Some(start))
     }
 
     fn san(&mut self, pos: &mut Option<Chess>, san_plus: SanPlus) -> ControlFlow<()> {
@@ -46,6 +70,7 @@ impl Visitor for Replay {
                 Ok(m) => {
                     p.play_unchecked(m);
                     self.plies += 1;
+                    self.key(p);
                 }
                 Err(_) => *pos = None,
             }
@@ -57,11 +82,26 @@ impl Visitor for Replay {
 }
 
 fn main() -> io::Result<()> {
-    let mut replay = Replay { games: 0, plies: 0 };
-    for path in std::env::args().skip(1) {
-        let mut reader = Reader::new(File::open(&path)?);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let hash = args.iter().any(|a| a == "--hash");
+    let mut replay = Replay {
+        games: 0,
+        plies: 0,
+        hash,
+        keys: Vec::new(),
+        folded: 0,
+    };
+    for path in args.iter().filter(|a| *a != "--hash") {
+        let mut reader = Reader::new(File::open(path)?);
         while reader.read_game(&mut replay).transpose().is_some() {}
     }
-    println!("{} games, {} plies", replay.games, replay.plies);
+    if hash {
+        println!(
+            "{} games, {} plies, keys folded {:016x}",
+            replay.games, replay.plies, replay.folded
+        );
+    } else {
+        println!("{} games, {} plies", replay.games, replay.plies);
+    }
     Ok(())
 }

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Where one thread's instructions go: callgrind over the first 8 MB of the
+# corpus (cut at a game start), for pgn-arbiter `-j 1` and for the hashed
+# bare replay (`examples/bare_replay --hash`), grouped by stage from the
+# call tree. Instructions are deterministic, so one run each is enough;
+# bench/ratio.sh says what they come to in time. Writes bench/PROFILE.md.
+# Installs valgrind if it is missing.
+#
+#   bench/profile.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/common.sh
+need_apt valgrind valgrind
+
+cargo build --release --locked --bin pgn-arbiter --example bare_replay
+arbiter=$PWD/target/release/pgn-arbiter
+bare=$PWD/target/release/examples/bare_replay
+make_corpus
+slice=$work/profile-slice.pgn
+python3 - "$corpus" "$slice" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read(8_000_000)
+cut = data.rfind(b"\n\n[Event ")
+open(sys.argv[2], "wb").write(data[: cut + 1])
+PY
+
+valgrind --tool=callgrind --callgrind-out-file="$work/profile-arbiter.out" \
+  "$arbiter" -q -j 1 --fail-on never --findings /dev/null "$slice" 2>/dev/null
+valgrind --tool=callgrind --callgrind-out-file="$work/profile-bare.out" \
+  "$bare" --hash "$slice" >/dev/null 2>&1
+for who in arbiter bare; do
+  callgrind_annotate --tree=calling --inclusive=yes "$work/profile-$who.out" > "$work/profile-$who.tree" 2>/dev/null
+  callgrind_annotate --threshold=100 "$work/profile-$who.out" > "$work/profile-$who.self" 2>/dev/null
+done
+
+python3 - "$work" "$(stat -c %s "$slice")" "$(git rev-parse --short HEAD)" > bench/PROFILE.md <<'PY'
+import os, platform, re, sys
+work, size, commit = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+LINE = re.compile(r"^\s*([\d,]+) \([ \d.]+%\)\s+([*>])\s+(?:\S*?:)?(.*?)(?: \([\d,]+x\))? \[")
+
+def tree(who):
+    """(caller, callee) -> inclusive instructions, and each function's total."""
+    edges, total, caller = {}, {}, None
+    for line in open(f"{work}/profile-{who}.tree"):
+        m = LINE.match(line)
+        if not m:
+            continue
+        n, kind, name = int(m.group(1).replace(",", "")), m.group(2), m.group(3)
+        if kind == "*":
+            caller = name
+            total[name] = n
+        elif caller:
+            edges[(caller, name)] = edges.get((caller, name), 0) + n
+    return edges, total
+
+def selfs(who):
+    out = {}
+    for line in open(f"{work}/profile-{who}.self"):
+        m = re.match(r"^\s*([\d,]+) \([ \d.]+%\)\s+(?:\S*?:)?(.*?) \[", line)
+        if m:
+            out[m.group(2)] = out.get(m.group(2), 0) + int(m.group(1).replace(",", ""))
+    return out
+
+def edge(edges, caller, callee):
+    return sum(n for (a, b), n in edges.items() if a.endswith(caller) and b.endswith(callee))
+
+def total(totals, name):
+    return sum(n for f, n in totals.items() if f.endswith(name))
+
+def self_of(s, *names):
+    return sum(n for f, n in s.items() if any(x in f for x in names))
+
+def program(who):
+    for line in open(f"{work}/profile-{who}.self"):
+        m = re.match(r"^\s*([\d,]+) \(100.0%\)\s+PROGRAM TOTALS", line)
+        if m:
+            return int(m.group(1).replace(",", ""))
+
+a_edges, a_tot = tree("arbiter")
+a_self = selfs("arbiter")
+A = program("arbiter")
+stream = total(a_tot, "read::blocks::read_stream")
+worker = edge(a_edges, "read::blocks::read_stream", "run::pipeline::run::{{closure}}")
+audit = total(a_tot, "checks::audit")
+resolve = edge(a_edges, "checks::audit", "board::lenient::resolve")
+play = edge(a_edges, "checks::audit", "Position>::play_unchecked")
+history = edge(a_edges, "checks::audit", "History::examine") + edge(a_edges, "checks::audit", "History::new_stretch")
+winnable = edge(a_edges, "checks::audit", "board::winnable::winnability")
+scan = edge(a_edges, "Worker::check", "read::lexer::Lexed::scan")
+read_san = total(a_tot, "shakmaty::san::Reader::read_san")
+writer = edge(a_edges, "Worker::check", "run::run::{{closure}}")
+fill_tags = edge(a_edges, "Worker::check", "report::GameResult::fill_tags")
+fingerprint = edge(a_edges, "Worker::check", "read::game::RawGame::fingerprint")
+arbiter_rows = [
+    ("block cutting (a skimming scan of every byte) and reading", stream - worker),
+    ("lexing: tags, tokens, move numbers, comments", scan - read_san),
+    ("SAN parsing (shakmaty's `read_san`, called by the lexer)", read_san),
+    ("SAN resolution (`lenient::resolve`, `board::san::to_move`)", resolve),
+    ("make move (`play_unchecked`)", play),
+    ("hashing and history (`History::examine`, `new_stretch`)", history),
+    ("winnability (CHA-Solver, games won on time)", winnable),
+    ("the other checks (tags, header, result, ending, suffixes, verdict)", audit - resolve - play - history - winnable),
+    ("tag columns of each game (`fill_tags`)", fill_tags),
+    ("fingerprints (`RawGame::fingerprint`)", fingerprint),
+    ("the writer: run-wide checks, CSV, summary", writer),
+    ("the rest of the worker (result parts, sorting)", worker - scan - audit - writer - fill_tags - fingerprint),
+    ("outside the read loop (start, arguments, exit)", A - stream),
+]
+b_edges, b_tot = tree("bare")
+b_self = selfs("bare")
+B = program("bare")
+key = total(b_tot, "bare_replay::Replay::key")
+b_san = total(b_tot, "SanPlus::from_ascii_prefix")
+b_resolve = self_of(b_self, "san_candidates", "San::to_move", "gen_", "legal_moves", "attacks")
+b_visit = total(b_tot, "Visitor>::san")
+bare_rows = [
+    ("reading and tokenising (pgn-reader, its buffer copies)", B - b_visit - b_san),
+    ("SAN parsing (`SanPlus::from_ascii_prefix`)", b_san),
+    ("SAN resolution and make move (`San::to_move`, `play_unchecked`)", b_visit - key),
+    ("Zobrist key of every position (`zobrist_hash`)", key),
+]
+alloc_a = self_of(a_self, "malloc", "free", "realloc", "__rust_alloc", "__rust_dealloc", "__rust_realloc", "_int_")
+alloc_b = self_of(b_self, "malloc", "free", "realloc", "__rust_alloc", "__rust_dealloc", "__rust_realloc", "_int_")
+
+def table(rows, whole):
+    print("| stage | instructions (M) | share |")
+    print("|---|---:|---:|")
+    for label, n in rows:
+        print(f"| {label} | {n / 1e6:,.1f} | {100 * n / whole:.1f}% |")
+    print(f"| **all** | **{whole / 1e6:,.1f}** | 100% |")
+
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+print("# Where one thread's instructions go\n")
+print(f"Written by `bench/profile.sh` at {commit}; every figure comes from one run of it.\n")
+print(f"- Machine: {os.cpu_count()} cores ({cpu}), {platform.platform()}")
+print(f"- Input: the first {size / 1e6:.1f} MB of the corpus (every real file of `../shared/corpora` joined), cut at a game start.")
+print("- Instructions by callgrind (`valgrind --tool=callgrind`), grouped by stage from the call tree:")
+print("  a stage is the inclusive cost of its entry function where it is called, so inlined")
+print("  helpers count with their caller. Allocation is spread over the stages; its own")
+print("  total is given below each table.\n")
+print(f"pgn-arbiter `-j 1 --findings /dev/null` against the hashed bare replay: **{A / B:.3f}x** the instructions.\n")
+read_a = stream - worker + scan
+core_a = resolve + play + history
+print(f"- Reading (block cutting, lexing, SAN parsing): {read_a / 1e6:,.0f} M against the bare replay's "
+      f"{(B - b_visit) / 1e6:,.0f} M ({read_a / (B - b_visit):.2f}x).")
+print(f"- Replaying (SAN resolution, make move, the positions' keys and history): {core_a / 1e6:,.0f} M "
+      f"against {b_visit / 1e6:,.0f} M ({core_a / b_visit:.2f}x).")
+print(f"- Work the bare replay does not do (checks, tag columns, fingerprints, the writer): "
+      f"{(A - read_a - core_a) / 1e6:,.0f} M, {100 * (A - read_a - core_a) / A:.1f}% of pgn-arbiter's.\n")
+print("## pgn-arbiter, one thread\n")
+table(arbiter_rows, A)
+print(f"\nAllocation (`malloc`, `free` and the allocator's own functions, spread over the rows): {alloc_a / 1e6:,.1f} M, {100 * alloc_a / A:.1f}%.\n")
+print("## Hashed bare replay (`examples/bare_replay --hash`)\n")
+table(bare_rows, B)
+print(f"\nAllocation: {alloc_b / 1e6:,.1f} M, {100 * alloc_b / B:.1f}%.\n")
+print("## Commands\n")
+print("```")
+print("valgrind --tool=callgrind --callgrind-out-file=arbiter.out \\")
+print("  target/release/pgn-arbiter -q -j 1 --fail-on never --findings /dev/null slice.pgn")
+print("valgrind --tool=callgrind --callgrind-out-file=bare.out \\")
+print("  target/release/examples/bare_replay --hash slice.pgn")
+print("callgrind_annotate --tree=calling --inclusive=yes arbiter.out")
+print("```")
+PY
+cat bench/PROFILE.md

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# pgn-arbiter against the floors it is held to, on the corpus (every real
+# file of the shared corpora joined), in interleaved pairs (A B A B ...,
+# one warm-up pair, whole-process wall time), the ratio taken pair by pair:
+#
+# - one thread (`-j 1`) against the bare replay that also keeps the Zobrist
+#   key of every position (`examples/bare_replay --hash`: what any
+#   repetition check needs), and against the bare replay without keys;
+# - all cores against one thread, and against pgn-extract `-r`;
+# - `-j N` against `-j 1` for N = 2, 4, 8 (the scaling curve; past the
+#   machine's cores the workers share them);
+# - peak memory on the corpus, duplicates looked for (the default).
+#
+# Writes bench/RATIO.md. Installs hyperfine and pgn-extract if missing.
+#
+#   bench/ratio.sh              # 7 pairs each
+#   PAIRS=15 bench/ratio.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/common.sh
+pairs=${PAIRS:-7}
+need_apt hyperfine hyperfine
+[ -x /usr/games/pgn-extract ] || { apt-get update -qq && apt-get install -y -qq pgn-extract >/dev/null; }
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+
+cargo build --release --locked --bin pgn-arbiter --example bare_replay
+arbiter=$PWD/target/release/pgn-arbiter
+bare=$PWD/target/release/examples/bare_replay
+make_corpus
+cores=$(nproc)
+audit() { echo "$arbiter -q --fail-on never -j $1 --findings /dev/null $corpus"; }
+
+out=$work/ratio-pairs.tsv
+: > "$out"
+time_pairs "$(audit 1)" "$bare --hash $corpus" "$pairs" "-j 1 / hashed bare replay" "$out"
+time_pairs "$(audit 1)" "$bare $corpus" "$pairs" "-j 1 / bare replay" "$out"
+time_pairs "$(audit "$cores")" "$(audit 1)" "$pairs" "-j $cores / -j 1" "$out"
+time_pairs "$(audit "$cores")" "/usr/games/pgn-extract -r -s $corpus" "$pairs" "-j $cores / pgn-extract -r" "$out"
+for jobs in 2 4 8; do
+  [ "$jobs" = "$cores" ] && continue
+  time_pairs "$(audit "$jobs")" "$(audit 1)" "$pairs" "-j $jobs / -j 1" "$out"
+done
+/usr/bin/time -f %M -o "$work/ratio-rss" $(audit "$cores") >/dev/null
+peak=$(tail -n 1 "$work/ratio-rss")
+
+{
+  echo "# Speed against the floors"
+  echo
+  echo "Written by \`bench/ratio.sh\` on $(date -u +%Y-%m-%d) at $(git rev-parse --short HEAD); every figure comes from one run of it."
+  echo
+  machine
+  echo "- Corpus: every real file of \`../shared/corpora\` joined, $(python3 -c "print(f'{$(stat -c %s "$corpus") / 1e6:.1f}')") MB."
+  echo "- Whole-process wall time by hyperfine, A and B in turn, one warm-up pair, then $pairs pairs."
+  echo "- Speed is B's time over A's, pair by pair: above 1, A is faster."
+  echo
+  python3 - "$out" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+print("| A / B | pairs | A median s | B median s | speed median | min | max |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for label in dict.fromkeys(r[0] for r in rows):
+    pairs = [(float(a), float(b)) for j, a, b in rows if j == label]
+    speed = [b / a for a, b in pairs]
+    print(f"| {label} | {len(pairs)} | {statistics.median(a for a, _ in pairs):.3f} | "
+          f"{statistics.median(b for _, b in pairs):.3f} | {statistics.median(speed):.2f}x | "
+          f"{min(speed):.2f}x | {max(speed):.2f}x |")
+PY
+  echo
+  echo "Peak memory, all $cores cores, duplicates looked for: $((peak / 1024)) MiB (\`/usr/bin/time -f %M\`)."
+} > bench/RATIO.md
+cat bench/RATIO.md
