@@ -415,8 +415,8 @@ mod tests {
             across::tournament::TrfAudit::new("t.trf".to_owned(), crate::read::trf::read(trf));
         let mut out = Vec::new();
         if let Some((white, black, round, result, elo)) = game {
-            let players = ["", "", elo, "", "", ""].map(str::to_owned);
-            let seen = across::Seen::pairing([white, black], round, result, &players);
+            let players = ["", "", elo, "", "", ""];
+            let seen = across::Seen::pairing([white, black], round, result, players);
             audit.game(&seen, &mut out);
         }
         audit.finish(&mut out);

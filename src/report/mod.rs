@@ -93,30 +93,38 @@ pub const GAMES_HEADER: [&str; 19] = [
     "game_id",
 ];
 
+/// The tag columns of a game's rows, decoded to text into one buffer: one
+/// allocation a game, not one a column.
+#[derive(Debug, Clone, Default)]
+pub struct TagColumns {
+    text: String,
+    /// Where each column's value is in `text`, in the order of `COLUMNS`.
+    ranges: [(u32, u32); COLUMNS],
+}
+
+/// The tag columns, in the order `fill_tags` numbers them: Event, Site,
+/// Date, Round, White, Black, Result, Termination, then the six of
+/// `GameResult::players`.
+const COLUMNS: usize = 14;
+
+impl TagColumns {
+    /// The value of column `i`; empty when the tag is absent.
+    fn get(&self, i: usize) -> &str {
+        let (start, end) = self.ranges.get(i).copied().unwrap_or_default();
+        self.text
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
+    }
+}
+
 /// One game, checked: what the reports say about it.
 #[derive(Debug, Clone)]
 pub struct GameResult {
     /// 1-based line of the game's first byte.
     pub line: u64,
-    /// Tag values for the reports, decoded to text.
-    pub event: String,
-    /// Site tag.
-    pub site: String,
-    /// Date tag.
-    pub date: String,
-    /// Round tag.
-    pub round: String,
-    /// White tag.
-    pub white: String,
-    /// Black tag.
-    pub black: String,
-    /// Result tag.
-    pub result: String,
-    /// Termination tag.
-    pub termination: String,
-    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
-    /// BlackTitle: what `--trf` compares with the TRF.
-    pub players: [String; 6],
+    /// Tag values for the reports, decoded to text ([`GameResult::event`]
+    /// and the others).
+    pub tags: TagColumns,
     /// The verdict.
     pub verdict: Verdict,
     /// Findings in the order of the record.
@@ -133,15 +141,7 @@ impl GameResult {
     pub fn new(line: u64, verdict: Verdict, findings: Vec<Finding>) -> GameResult {
         GameResult {
             line,
-            event: String::new(),
-            site: String::new(),
-            date: String::new(),
-            round: String::new(),
-            white: String::new(),
-            black: String::new(),
-            result: String::new(),
-            termination: String::new(),
-            players: Default::default(),
+            tags: TagColumns::default(),
             verdict,
             findings,
             fingerprint: None,
@@ -149,23 +149,56 @@ impl GameResult {
         }
     }
 
+    /// Event tag.
+    pub fn event(&self) -> &str {
+        self.tags.get(0)
+    }
+
+    /// Site tag.
+    pub fn site(&self) -> &str {
+        self.tags.get(1)
+    }
+
+    /// Date tag.
+    pub fn date(&self) -> &str {
+        self.tags.get(2)
+    }
+
+    /// Round tag.
+    pub fn round(&self) -> &str {
+        self.tags.get(3)
+    }
+
+    /// White tag.
+    pub fn white(&self) -> &str {
+        self.tags.get(4)
+    }
+
+    /// Black tag.
+    pub fn black(&self) -> &str {
+        self.tags.get(5)
+    }
+
+    /// Result tag.
+    pub fn result(&self) -> &str {
+        self.tags.get(6)
+    }
+
+    /// Termination tag.
+    pub fn termination(&self) -> &str {
+        self.tags.get(7)
+    }
+
+    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
+    /// BlackTitle: what `--trf` compares with the TRF.
+    pub fn players(&self) -> [&str; 6] {
+        std::array::from_fn(|i| self.tags.get(8 + i))
+    }
+
     /// About the bytes the result holds, its heap included: what bounds
     /// the results waiting for the writer, whatever their findings.
     pub fn weight(&self) -> usize {
-        let columns = [
-            &self.event,
-            &self.site,
-            &self.date,
-            &self.round,
-            &self.white,
-            &self.black,
-            &self.result,
-            &self.termination,
-        ]
-        .into_iter()
-        .chain(&self.players)
-        .map(String::capacity)
-        .sum::<usize>();
+        let columns = self.tags.text.capacity();
         let findings = self
             .findings
             .iter()
@@ -190,14 +223,14 @@ impl GameResult {
             number,
             line: self.line,
             fingerprint: self.fingerprint,
-            event: &self.event,
-            site: &self.site,
-            date: &self.date,
-            round: &self.round,
-            white: &self.white,
-            black: &self.black,
-            result: &self.result,
-            players: &self.players,
+            event: self.event(),
+            site: self.site(),
+            date: self.date(),
+            round: self.round(),
+            white: self.white(),
+            black: self.black(),
+            result: self.result(),
+            players: self.players(),
             expected: self.verdict.expected,
         }
     }
@@ -205,36 +238,41 @@ impl GameResult {
     /// Fills in the tag columns from the game's tags; the first of each
     /// name counts.
     pub fn fill_tags(&mut self, game: &RawGame<'_>) {
+        let columns = &mut self.tags;
+        columns.text.clear();
         let mut seen = 0u16;
-        let [
-            white_fide,
-            black_fide,
-            white_elo,
-            black_elo,
-            white_title,
-            black_title,
-        ] = &mut self.players;
         for (_, name, value) in game.tags.iter() {
-            let (bit, slot) = match name {
-                b"Event" => (0, &mut self.event),
-                b"Site" => (1, &mut self.site),
-                b"Date" => (2, &mut self.date),
-                b"Round" => (3, &mut self.round),
-                b"White" => (4, &mut self.white),
-                b"Black" => (5, &mut self.black),
-                b"Result" => (6, &mut self.result),
-                b"Termination" => (7, &mut self.termination),
-                b"WhiteFideId" => (8, &mut *white_fide),
-                b"BlackFideId" => (9, &mut *black_fide),
-                b"WhiteElo" => (10, &mut *white_elo),
-                b"BlackElo" => (11, &mut *black_elo),
-                b"WhiteTitle" => (12, &mut *white_title),
-                b"BlackTitle" => (13, &mut *black_title),
+            let i = match name {
+                b"Event" => 0,
+                b"Site" => 1,
+                b"Date" => 2,
+                b"Round" => 3,
+                b"White" => 4,
+                b"Black" => 5,
+                b"Result" => 6,
+                b"Termination" => 7,
+                b"WhiteFideId" => 8,
+                b"BlackFideId" => 9,
+                b"WhiteElo" => 10,
+                b"BlackElo" => 11,
+                b"WhiteTitle" => 12,
+                b"BlackTitle" => 13,
                 _ => continue,
             };
-            if seen & (1 << bit) == 0 {
-                seen |= 1 << bit;
-                *slot = decode(value).0.into_owned();
+            if seen & (1 << i) == 0 {
+                seen |= 1 << i;
+                let value = decode(value).0;
+                if columns.text.capacity() == 0 {
+                    // Enough for most games' columns at once.
+                    columns.text.reserve(value.len().max(120));
+                }
+                let start = columns.text.len();
+                columns.text.push_str(&value);
+                let end = columns.text.len();
+                columns.ranges[i] = (
+                    u32::try_from(start).unwrap_or(u32::MAX),
+                    u32::try_from(end).unwrap_or(u32::MAX),
+                );
             }
         }
     }
@@ -267,11 +305,11 @@ impl<'a> Cells<'a> {
                 text(name)
             },
             number,
-            white: text(&game.white),
-            black: text(&game.black),
-            date: text(&game.date),
-            round: text(&game.round),
-            result: text(&game.result),
+            white: text(game.white()),
+            black: text(game.black()),
+            date: text(game.date()),
+            round: text(game.round()),
+            result: text(game.result()),
             id: game_id(game.fingerprint),
         }
     }
@@ -450,13 +488,13 @@ impl Report {
                 file,
                 number,
                 line: game.line,
-                white: &game.white,
-                black: &game.black,
-                event: &game.event,
-                site: &game.site,
-                round: &game.round,
-                date: &game.date,
-                result: &game.result,
+                white: game.white(),
+                black: game.black(),
+                event: game.event(),
+                site: game.site(),
+                round: game.round(),
+                date: game.date(),
+                result: game.result(),
                 game_id: &cells.id,
                 changes: game.fixed.as_ref().map_or(&[], |f| &f.changes),
             };
@@ -535,15 +573,15 @@ impl Report {
             file: &cells.file,
             game: cells.number,
             line: game.line,
-            event: &text(&game.event),
-            site: &text(&game.site),
+            event: &text(game.event()),
+            site: &text(game.site()),
             date: &cells.date,
             round: &cells.round,
             white: &cells.white,
             black: &cells.black,
             result: &cells.result,
             plies: game.verdict.plies,
-            termination: &text(&game.termination),
+            termination: &text(game.termination()),
             board_end: game.verdict.board_end.as_str(),
             expected_result: game.verdict.expected.map_or("", result_str),
             errors: counts[Severity::Error as usize],

@@ -634,10 +634,10 @@ mod tests {
         let only_roster = |g: &GameResult| g.findings.iter().all(|f| f.kind == Kind::MissingTag);
         assert!(only_roster(&games[0]));
         let huge = &games[1];
-        assert_eq!((huge.line, huge.white.as_str()), (6, "W"));
+        assert_eq!((huge.line, huge.white()), (6, "W"));
         assert_eq!(huge.findings.len(), 1);
         assert_eq!(huge.findings[0].kind, Kind::GameTooLarge);
-        assert_eq!(games[2].event, "after");
+        assert_eq!(games[2].event(), "after");
         assert_eq!(games[2].line, lines - 3);
         assert!(only_roster(&games[2]));
     }

@@ -35,7 +35,7 @@ pub struct Seen<'a> {
     pub result: &'a str,
     /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
     /// BlackTitle.
-    pub players: &'a [String; 6],
+    pub players: [&'a str; 6],
     /// The result the board decides, if it does.
     pub expected: Option<KnownOutcome>,
 }
@@ -58,7 +58,7 @@ impl<'a> Seen<'a> {
         [white, black]: [&'a str; 2],
         round: &'a str,
         result: &'a str,
-        players: &'a [String; 6],
+        players: [&'a str; 6],
     ) -> Seen<'a> {
         Seen {
             file: "t.pgn",

@@ -588,8 +588,8 @@ mod tests {
         result: &str,
         elo: &str,
     ) -> Vec<Kind> {
-        let players = ["", "", elo, "", "", ""].map(str::to_owned);
-        let game = Seen::pairing([white, black], round, result, &players);
+        let players = ["", "", elo, "", "", ""];
+        let game = Seen::pairing([white, black], round, result, players);
         audit.pairing(&game).into_iter().map(|f| f.kind).collect()
     }
 
