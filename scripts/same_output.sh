@@ -6,6 +6,7 @@
 # behaviour (a module moved, a function split).
 #
 #   scripts/same_output.sh REF     # e.g. main, HEAD~3, a commit
+#   JOBS=1 scripts/same_output.sh REF   # with -j 1 (one thread reads and checks)
 #
 # REF is built in a worktree with its own target directory
 # ($TMPDIR/pgn-arbiter-ref-target, kept for the next run).
@@ -31,14 +32,14 @@ new=$PWD/target/release/pgn-arbiter
 audit() {
   local bin=$1 out=$work/out args case
   mkdir -p "$out"
-  (cd "$(dirname "$corpora")" && "$bin" -q --fail-on never \
+  (cd "$(dirname "$corpora")" && "$bin" -q --fail-on never ${JOBS:+-j "$JOBS"} \
     --findings "$out/corpora.findings.csv" --games "$out/corpora.games.csv" \
     --summary "$out/corpora.summary.json" --html "$out/corpora.html" \
     --fix "$out/corpora.fixed" "$(basename "$corpora")")
   for args in fixtures/tournament/*.args; do
     case=$(basename "$args" .args)
     # shellcheck disable=SC2046 # the args file holds one argument a line
-    (cd fixtures && "$bin" -q --fail-on never $(cat "tournament/$case.args") \
+    (cd fixtures && "$bin" -q --fail-on never ${JOBS:+-j "$JOBS"} $(cat "tournament/$case.args") \
       --findings "$out/$case.findings.csv" --games "$out/$case.games.csv" \
       --summary "$out/$case.summary.json" --html "$out/$case.html" \
       --fix "$out/$case.fixed.pgn" "tournament/$case.pgn")

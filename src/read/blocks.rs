@@ -84,6 +84,33 @@ impl Piece {
     }
 }
 
+/// Where the pieces of a read go, in input order.
+pub trait Pieces {
+    /// The next piece; false to stop (the output is gone).
+    fn piece(&mut self, piece: Piece) -> bool;
+
+    /// Where a chunk that is not the input's end is cut into a block
+    /// (`lexer::last_game_start`'s cut), and whether the games before the
+    /// cut were already handed on (then no block is made of them); `None`
+    /// to stop. By default a skimming scan finds the cut and the block
+    /// goes on to be checked.
+    fn cut(
+        &mut self,
+        _input: usize,
+        chunk: &[u8],
+        _first_line: u64,
+        _after_tag_break: bool,
+    ) -> Option<(lexer::Cut, bool)> {
+        Some((lexer::last_game_start(chunk), false))
+    }
+}
+
+impl<F: FnMut(Piece) -> bool> Pieces for F {
+    fn piece(&mut self, piece: Piece) -> bool {
+        self(piece)
+    }
+}
+
 /// Reads up to `want` more bytes into `buf` (without zeroing its spare
 /// capacity first). Returns true at the end of the stream.
 fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
@@ -107,13 +134,13 @@ pub fn read_inputs(
     inputs: &[Input],
     line_offset: u64,
     counter: &Arc<AtomicU64>,
-    emit: &mut dyn FnMut(Piece) -> bool,
+    emit: &mut dyn Pieces,
 ) {
     for (index, input) in inputs.iter().enumerate() {
         if !read_input(index, input, line_offset, counter, emit) {
             return;
         }
-        if !emit(Piece::InputDone(index)) {
+        if !emit.piece(Piece::InputDone(index)) {
             return;
         }
     }
@@ -124,12 +151,12 @@ fn read_input(
     input: &Input,
     line_offset: u64,
     counter: &Arc<AtomicU64>,
-    emit: &mut dyn FnMut(Piece) -> bool,
+    emit: &mut dyn Pieces,
 ) -> bool {
     let mut opened = match input::open(&input.source, counter.clone()) {
         Ok(opened) => opened,
         Err(err) => {
-            return emit(Piece::Problem {
+            return emit.piece(Piece::Problem {
                 input: index,
                 message: err.to_string(),
             });
@@ -144,7 +171,7 @@ pub fn read_stream(
     index: usize,
     reader: &mut dyn Read,
     line_offset: u64,
-    emit: &mut dyn FnMut(Piece) -> bool,
+    emit: &mut dyn Pieces,
 ) -> bool {
     let mut chunk: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
     let mut line = 1 + line_offset;
@@ -159,13 +186,17 @@ pub fn read_stream(
             Ok(eof) => (eof, None),
             Err(err) => (true, Some(err)),
         };
-        let cut = if eof {
-            lexer::Cut {
+        let (cut, handed) = if eof {
+            let all = lexer::Cut {
                 at: chunk.len(),
                 after_tag_break: false,
-            }
+            };
+            (all, false)
         } else {
-            match lexer::last_game_start(&chunk) {
+            let Some((cut, handed)) = emit.cut(index, &chunk, line, after_tag_break) else {
+                return false;
+            };
+            match cut {
                 lexer::Cut { at: 0, .. } if chunk.len() < MAX_GAME_BYTES => {
                     // One game larger than the chunk: read more of it.
                     target = (chunk.len() * 2).clamp(BLOCK_BYTES, MAX_GAME_BYTES);
@@ -174,7 +205,7 @@ pub fn read_stream(
                 lexer::Cut { at: 0, .. } => {
                     after_tag_break = false;
                     let head = chunk.get(..TOO_LARGE_HEAD).unwrap_or(&chunk).to_vec();
-                    if !emit(Piece::TooLarge {
+                    if !emit.piece(Piece::TooLarge {
                         input: index,
                         head,
                         line,
@@ -189,27 +220,29 @@ pub fn read_stream(
                         }
                         Ok(false) => return true,
                         Err(message) => {
-                            return emit(Piece::Problem {
+                            return emit.piece(Piece::Problem {
                                 input: index,
                                 message,
                             });
                         }
                     }
                 }
-                cut => cut,
+                cut => (cut, handed),
             }
         };
         target = BLOCK_BYTES;
         // The block gets an allocation of its own size; the chunk buffer
         // keeps its capacity for the next read.
-        let bytes = chunk.get(..cut.at).unwrap_or_default().to_vec();
+        let block = chunk.get(..cut.at).unwrap_or_default();
+        let lines = memchr::memchr_iter(b'\n', block).count() as u64;
+        // Games already handed on make no block.
+        let bytes = if handed { Vec::new() } else { block.to_vec() };
         chunk.drain(..cut.at);
         if chunk.capacity() > BLOCK_BYTES * 2 {
             chunk.shrink_to(BLOCK_BYTES * 2);
         }
-        let lines = memchr::memchr_iter(b'\n', &bytes).count() as u64;
         if !bytes.is_empty()
-            && !emit(Piece::Block(Block {
+            && !emit.piece(Piece::Block(Block {
                 input: index,
                 bytes,
                 first_line: line,
@@ -221,7 +254,7 @@ pub fn read_stream(
         line += lines;
         after_tag_break = cut.after_tag_break;
         if let Some(err) = error {
-            return emit(Piece::Problem {
+            return emit.piece(Piece::Problem {
                 input: index,
                 message: format!("read failed after line {line}: {err}"),
             });

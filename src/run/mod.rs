@@ -64,20 +64,25 @@ pub fn audit_bytes(
     let mut worker = pipeline::Worker::new(judging, true);
     let mut number = 0;
     let mut failed = None;
-    crate::read::blocks::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
-        worker.check(piece, &mut |checked| {
-            if let Checked::Games { games, .. } = checked {
-                for game in &games {
-                    number += 1;
-                    if let Err(err) = report.write_game("-", number, game) {
-                        failed = Some(err);
-                        return false;
+    crate::read::blocks::read_stream(
+        0,
+        &mut *opened.reader,
+        0,
+        &mut |piece: crate::read::blocks::Piece| {
+            worker.check(piece, &mut |checked| {
+                if let Checked::Games { games, .. } = checked {
+                    for game in &games {
+                        number += 1;
+                        if let Err(err) = report.write_game("-", number, game) {
+                            failed = Some(err);
+                            return false;
+                        }
                     }
                 }
-            }
-            true
-        })
-    });
+                true
+            })
+        },
+    );
     if let Some(err) = failed {
         return Err(io::Error::other(err));
     }
@@ -94,21 +99,26 @@ pub fn fix_bytes(data: &[u8], judging: checks::Judging) -> io::Result<(Vec<u8>, 
     let mut worker = pipeline::Worker::new(judging, false);
     worker.fix = Some(Arc::new(crate::report::selection::Selection::default()));
     let (mut copy, mut games, mut too_large) = (Vec::new(), 0, 0);
-    crate::read::blocks::read_stream(0, &mut *opened.reader, 0, &mut |piece| {
-        worker.check(piece, &mut |checked| {
-            if let Checked::Games {
-                games: part,
-                copy: bytes,
-                ..
-            } = checked
-            {
-                games += part.len() as u64;
-                too_large += part.iter().filter(|g| g.fixed.is_none()).count() as u64;
-                copy.extend_from_slice(&bytes);
-            }
-            true
-        })
-    });
+    crate::read::blocks::read_stream(
+        0,
+        &mut *opened.reader,
+        0,
+        &mut |piece: crate::read::blocks::Piece| {
+            worker.check(piece, &mut |checked| {
+                if let Checked::Games {
+                    games: part,
+                    copy: bytes,
+                    ..
+                } = checked
+                {
+                    games += part.len() as u64;
+                    too_large += part.iter().filter(|g| g.fixed.is_none()).count() as u64;
+                    copy.extend_from_slice(&bytes);
+                }
+                true
+            })
+        },
+    );
     Ok((copy, games, too_large))
 }
 
@@ -442,18 +452,23 @@ fn count(config: &Config) -> Status {
             inner: &mut *opened.reader,
             lines: 0,
         };
-        crate::read::blocks::read_stream(0, &mut reader, 0, &mut |piece| {
-            match piece {
-                crate::read::blocks::Piece::Block(block) => games += worker.count_games(&block),
-                crate::read::blocks::Piece::TooLarge { .. } => games += 1,
-                crate::read::blocks::Piece::Problem { message, .. } => {
-                    eprintln!("pgn-arbiter: {}: {message}", input.name);
-                    failed = true;
+        crate::read::blocks::read_stream(
+            0,
+            &mut reader,
+            0,
+            &mut |piece: crate::read::blocks::Piece| {
+                match piece {
+                    crate::read::blocks::Piece::Block(block) => games += worker.count_games(&block),
+                    crate::read::blocks::Piece::TooLarge { .. } => games += 1,
+                    crate::read::blocks::Piece::Problem { message, .. } => {
+                        eprintln!("pgn-arbiter: {}: {message}", input.name);
+                        failed = true;
+                    }
+                    crate::read::blocks::Piece::InputDone(_) => {}
                 }
-                crate::read::blocks::Piece::InputDone(_) => {}
-            }
-            true
-        });
+                true
+            },
+        );
         lines += reader.lines;
     }
     println!("{}", serde_json::json!({ "games": games, "lines": lines }));

@@ -13,9 +13,9 @@ use crate::{
     checks::draws::history::History,
     checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
     fix,
-    read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece, read_inputs},
+    read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece, Pieces, read_inputs},
     read::input::Input,
-    read::lexer::{self, Lexed},
+    read::lexer::{self, Cut, Lexed},
     read::{game::RawGame, tags::Tags},
     report::GameResult,
     report::Selection,
@@ -120,17 +120,7 @@ impl Worker {
                 let going = self.check_parts(&block, &mut |games, copy| {
                     emit(Checked::Games { input, games, copy })
                 });
-                if block.bytes.len() > BLOCK_BYTES {
-                    // The buffers one game larger than a block needed (tens
-                    // of MiB for a million moves) are given back, so that
-                    // the workers do not each keep one for the rest of the
-                    // run.
-                    let skim = self.lexed.skim;
-                    self.lexed = Lexed::default();
-                    self.lexed.skim = skim;
-                    self.tags = Tags::default();
-                    self.history = History::default();
-                }
+                self.give_back(block.bytes.len());
                 going
             }
             Piece::Problem { input, message } => emit(Checked::Problem { input, message }),
@@ -145,6 +135,20 @@ impl Worker {
                 games: vec![self.too_large(&head, line, size)],
                 copy: Vec::new(),
             }),
+        }
+    }
+
+    /// After `read` bytes more than a block: the buffers one game larger
+    /// than a block needed (tens of MiB for a million moves) are given
+    /// back, so that the workers do not each keep one for the rest of the
+    /// run.
+    fn give_back(&mut self, read: usize) {
+        if read > BLOCK_BYTES {
+            let skim = self.lexed.skim;
+            self.lexed = Lexed::default();
+            self.lexed.skim = skim;
+            self.tags = Tags::default();
+            self.history = History::default();
         }
     }
 
@@ -206,6 +210,41 @@ impl Worker {
         all
     }
 
+    /// Checks the game the lexer has just scanned (`bytes`, from `line`),
+    /// and with `--fix` writes it to `copy` after the `blanks` before it.
+    /// Returns its result and whether the copy changed it.
+    fn check_scanned(
+        &mut self,
+        bytes: &[u8],
+        line: u64,
+        after_tag_break: bool,
+        blanks: &[u8],
+        copy: &mut Vec<u8>,
+    ) -> (GameResult, bool) {
+        // The copy writes back every move the replay resolved otherwise.
+        let judging = Judging {
+            corrections: self.fix.is_some(),
+            ..self.judging
+        };
+        let game = RawGame {
+            bytes,
+            line,
+            tags: &self.tags,
+            lexed: &self.lexed,
+            after_tag_break,
+        };
+        let mut result = check_game(&game, judging, &mut self.history, self.all_rows);
+        let mut changed = false;
+        if let Some(selection) = &self.fix {
+            let keep = |kind| selection.keeps(kind);
+            copy.extend_from_slice(blanks);
+            let fixed = fix::rewrite(&game, &result.verdict, &result.findings, &keep, copy);
+            changed = !fixed.changes.is_empty();
+            result.fixed = Some(fixed);
+        }
+        (result, changed)
+    }
+
     /// Checks every game of a block, handing the results on in parts of at
     /// most `PART_GAMES` and about `PART_BYTES`, so that a block of a
     /// hundred thousand tiny games, or of games with many findings, never
@@ -223,11 +262,6 @@ impl Worker {
         let mut pos = 0;
         let mut line = block.first_line;
         let mut after_tag_break = block.after_tag_break;
-        // The copy writes back every move the replay resolved otherwise.
-        let judging = Judging {
-            corrections: self.fix.is_some(),
-            ..self.judging
-        };
         let mut weight = 0;
         loop {
             let (start, lines) = lexer::skip_blanks(bytes, pos);
@@ -248,23 +282,14 @@ impl Worker {
                 weight = 0;
             }
             let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
-            let game = RawGame {
-                bytes: slice(rest, 0, end),
+            let blanks = slice(bytes, pos, start);
+            let (result, changed) = self.check_scanned(
+                slice(rest, 0, end),
                 line,
-                tags: &self.tags,
-                lexed: &self.lexed,
                 after_tag_break,
-            };
-            let mut result = check_game(&game, judging, &mut self.history, self.all_rows);
-            let mut changed = false;
-            if let Some(selection) = &self.fix {
-                let keep = |kind| selection.keeps(kind);
-                copy.extend_from_slice(slice(bytes, pos, start));
-                let fixed =
-                    fix::rewrite(&game, &result.verdict, &result.findings, &keep, &mut copy);
-                changed = !fixed.changes.is_empty();
-                result.fixed = Some(fixed);
-            }
+                blanks,
+                &mut copy,
+            );
             weight += result.weight();
             out.push(result);
             // The next game starts at a tag break in the copy too unless
@@ -276,6 +301,196 @@ impl Worker {
             pos = start + end;
         }
         out.is_empty() || emit(out, copy)
+    }
+}
+
+/// A place in a chunk: a byte offset and its line, and whether the game
+/// there follows a tag break.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    at: usize,
+    line: u64,
+    after_tag_break: bool,
+}
+
+/// Results on their way to the writer, with their corrected copy.
+#[derive(Default)]
+struct Part {
+    games: Vec<GameResult>,
+    copy: Vec<u8>,
+    weight: usize,
+}
+
+impl Part {
+    /// Hands the results on, if there are any; false when `emit` refuses.
+    fn flush(&mut self, input: usize, emit: &mut dyn FnMut(Checked) -> bool) -> bool {
+        self.weight = 0;
+        let copy = std::mem::take(&mut self.copy);
+        self.games.is_empty()
+            || emit(Checked::Games {
+                input,
+                games: std::mem::take(&mut self.games),
+                copy,
+            })
+    }
+
+    /// Whether the next game should start a new part.
+    fn full(&self) -> bool {
+        !self.games.is_empty()
+            && (self.games.len() == PART_GAMES || self.weight + self.copy.len() >= PART_BYTES)
+    }
+}
+
+impl Worker {
+    /// Checks the games of `chunk` (not its input's end) that the block
+    /// `lexer::last_game_start` cuts from it would hold, and returns that
+    /// cut: where one thread both reads and checks, one scan of the bytes
+    /// instead of a skimming one to cut and a full one to check. A game is
+    /// checked as soon as the start after it is known to be clean (no tag
+    /// break), which puts it before the cut. Games that end at a tag break
+    /// wait for a clean start after them and are then read again as a
+    /// block; with none in the chunk, the cut is found as the reader finds
+    /// it. `None` when `emit` refuses.
+    fn check_to_cut(
+        &mut self,
+        input: usize,
+        chunk: &[u8],
+        at: Mark,
+        emit: &mut dyn FnMut(Checked) -> bool,
+    ) -> Option<Cut> {
+        let mut part = Part::default();
+        let (mut pos, mut line) = (0, at.line);
+        let mut waiting: Option<Mark> = None;
+        let last = loop {
+            let (start, lines) = lexer::skip_blanks(chunk, pos);
+            let rest = slice(chunk, start, chunk.len());
+            if rest.is_empty() {
+                break None;
+            }
+            let first = Mark {
+                at: pos,
+                line,
+                after_tag_break: pos == 0 && at.after_tag_break,
+            };
+            line += lines;
+            let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
+            let next = lexer::skip_blanks(chunk, start + end).0;
+            if next >= chunk.len() {
+                break Some((start, first));
+            }
+            match (waiting, self.lexed.tag_break.is_some()) {
+                (None, false) => {
+                    if part.full() && !part.flush(input, emit) {
+                        return None;
+                    }
+                    let blanks = slice(chunk, pos, start);
+                    let game = slice(rest, 0, end);
+                    let (result, _) = self.check_scanned(
+                        game,
+                        line,
+                        first.after_tag_break,
+                        blanks,
+                        &mut part.copy,
+                    );
+                    part.weight += result.weight();
+                    part.games.push(result);
+                    (pos, line) = (start + end, self.lexed.end_line);
+                    continue;
+                }
+                (None, true) => waiting = Some(first),
+                (Some(from), false) => {
+                    // A clean start after games that ended at a tag break:
+                    // they are before the cut.
+                    let end_line = self.lexed.end_line;
+                    if !part.flush(input, emit) || !self.check_range(input, chunk, from, next, emit)
+                    {
+                        return None;
+                    }
+                    waiting = None;
+                    let blank_lines = lexer::skip_blanks(chunk, start + end).1;
+                    (pos, line) = (next, end_line + blank_lines);
+                    continue;
+                }
+                (Some(_), true) => {}
+            }
+            (pos, line) = (start + end, self.lexed.end_line);
+        };
+        let cut = match (waiting, last) {
+            (Some(from), _) => {
+                let start = lexer::skip_blanks(chunk, from.at).0;
+                if start > 0 {
+                    // The start of the first waiting game is clean.
+                    part.copy.extend_from_slice(slice(chunk, from.at, start));
+                    Cut {
+                        at: start,
+                        after_tag_break: false,
+                    }
+                } else {
+                    let cut = lexer::last_game_start(chunk);
+                    if cut.at > 0 && !self.check_range(input, chunk, from, cut.at, emit) {
+                        return None;
+                    }
+                    cut
+                }
+            }
+            (None, Some((start, first))) if start > 0 => {
+                part.copy.extend_from_slice(slice(chunk, first.at, start));
+                Cut {
+                    at: start,
+                    after_tag_break: false,
+                }
+            }
+            (None, _) => Cut::default(),
+        };
+        self.give_back(chunk.len());
+        part.flush(input, emit).then_some(cut)
+    }
+
+    /// Checks the games of `chunk[from.at..to]` as a block.
+    fn check_range(
+        &mut self,
+        input: usize,
+        chunk: &[u8],
+        from: Mark,
+        to: usize,
+        emit: &mut dyn FnMut(Checked) -> bool,
+    ) -> bool {
+        let block = Block {
+            input,
+            bytes: slice(chunk, from.at, to).to_vec(),
+            first_line: from.line,
+            after_tag_break: from.after_tag_break,
+        };
+        self.check(Piece::Block(block), emit)
+    }
+}
+
+/// One thread that reads and checks: the worker finds where each chunk is
+/// cut as it checks the chunk's games ([`Worker::check_to_cut`]).
+struct Inline<'a> {
+    worker: Worker,
+    sink: &'a mut dyn FnMut(Checked) -> bool,
+}
+
+impl Pieces for Inline<'_> {
+    fn piece(&mut self, piece: Piece) -> bool {
+        self.worker.check(piece, self.sink)
+    }
+
+    fn cut(
+        &mut self,
+        input: usize,
+        chunk: &[u8],
+        first_line: u64,
+        after_tag_break: bool,
+    ) -> Option<(Cut, bool)> {
+        let at = Mark {
+            at: 0,
+            line: first_line,
+            after_tag_break,
+        };
+        let cut = self.worker.check_to_cut(input, chunk, at, self.sink)?;
+        Some((cut, true))
     }
 }
 
@@ -327,10 +542,11 @@ pub fn run(
     sink: &mut dyn FnMut(Checked) -> bool,
 ) {
     if jobs <= 1 {
-        let mut worker = task.worker();
-        read_inputs(inputs, line_offset, counter, &mut |piece| {
-            worker.check(piece, sink)
-        });
+        let mut inline = Inline {
+            worker: task.worker(),
+            sink,
+        };
+        read_inputs(inputs, line_offset, counter, &mut inline);
         return;
     }
     // Every worker busy, and as many pieces again up to four waiting:
@@ -348,7 +564,7 @@ pub fn run(
     std::thread::scope(|scope| {
         let reader_stop = stop.clone();
         scope.spawn(move || {
-            read_inputs(inputs, line_offset, counter, &mut |piece| {
+            read_inputs(inputs, line_offset, counter, &mut |piece: Piece| {
                 // A game larger than a block is checked alone: checking one
                 // takes about ten times its size (a token per move), so a
                 // few at once would take hundreds of MiB.
@@ -521,7 +737,7 @@ mod tests {
             source: input::Source::File(path),
         }];
         let mut pieces = Vec::new();
-        read_inputs(&inputs, 0, &Arc::default(), &mut |piece| {
+        read_inputs(&inputs, 0, &Arc::default(), &mut |piece: Piece| {
             pieces.push(piece);
             true
         });
@@ -614,6 +830,87 @@ mod tests {
                     .unwrap_or_else(|_| panic!("-j{jobs}, stop after {stop_after}: hung"));
                 assert_eq!(calls, stop_after + 1);
             }
+        }
+    }
+
+    /// Everything a run hands the writer at `jobs` threads, with `--fix`:
+    /// each game's line, White, codes and changes, and the copy.
+    fn run_rows(path: &std::path::Path, jobs: usize) -> (Vec<String>, Vec<u8>) {
+        let inputs = [Input {
+            name: "x.pgn".into(),
+            source: input::Source::File(path.to_path_buf()),
+        }];
+        let task = Task {
+            fix: Some(Arc::new(Selection::default())),
+            ..Task::default()
+        };
+        let (mut rows, mut copy) = (Vec::new(), Vec::new());
+        run(&inputs, jobs, &task, 0, &Arc::default(), &mut |checked| {
+            if let Checked::Games {
+                games, copy: part, ..
+            } = checked
+            {
+                for g in &games {
+                    let codes: Vec<_> = g.findings.iter().map(|f| f.kind.code()).collect();
+                    let changes = g.fixed.as_ref().map_or(0, |f| f.changes.len());
+                    rows.push(format!("{} {} {codes:?} {changes}", g.line, g.white()));
+                }
+                copy.extend(part);
+            }
+            true
+        });
+        (rows, copy)
+    }
+
+    /// One thread, which finds where each chunk is cut while it checks the
+    /// chunk's games, reads the same games as two threads, whose reader
+    /// cuts blocks with a skimming scan: on inputs of several chunks that
+    /// mix games, header-only games that end at a tag break (runs of them
+    /// longer than a chunk among them), blank lines and comments that hold
+    /// what looks like a game start.
+    #[test]
+    fn one_thread_reads_the_games_blocks_hold() {
+        let pieces: &[&[u8]] = &[
+            b"[Event \"E\"]\n[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke2 1-0\n\n",
+            b"[White \"x\"]\n\n",
+            b"[White \"y\"]\n[Black \"z\"]\n\n\n",
+            // Nothing to correct: a game after it that starts at a tag
+            // break has its missing tags added after its first line.
+            b"[Event \"F\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"*\"]\n\n",
+            b"[Event \"C\"]\n\n1. e4 {\n\n[Event \"inside\"]\n} e5 *\n\n",
+            b"[Event \"M\"]\n\n1. d4 d5\n\n2. c4 *\n\n",
+            b"\n\n\r\n",
+            b"[Event \"R\"]\r\n[White \"B\"]\r\n\r\n1. f3 e5 2. g4 Qh4# 0-1\r\n\r\n",
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn");
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for case in 0..6 {
+            let mut bytes = Vec::new();
+            while bytes.len() < 5 * BLOCK_BYTES / 2 {
+                // Runs of one piece; in the last case, first a run of
+                // header-only games longer than a chunk.
+                let first_run = case == 5 && bytes.is_empty();
+                let piece = pieces[if first_run {
+                    1
+                } else {
+                    rng.below(pieces.len())
+                }];
+                let run = if first_run {
+                    BLOCK_BYTES / piece.len() + 1000
+                } else {
+                    1 + rng.below(if case % 2 == 0 { 3 } else { 400 })
+                };
+                for _ in 0..run {
+                    bytes.extend_from_slice(piece);
+                }
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let (one, one_copy) = run_rows(&path, 1);
+            let (two, two_copy) = run_rows(&path, 2);
+            assert!(one.len() > 1000, "case {case}: {} games", one.len());
+            assert_eq!(one, two, "case {case}");
+            assert!(one_copy == two_copy, "case {case}: the copies differ");
         }
     }
 
