@@ -80,19 +80,24 @@ a_edges, a_tot = tree("arbiter")
 a_self = selfs("arbiter")
 A = program("arbiter")
 stream = total(a_tot, "read::blocks::read_stream")
-worker = edge(a_edges, "read::blocks::read_stream", "run::pipeline::run::{{closure}}")
+# At -j 1 the worker is called through `Pieces` (cut and piece).
+worker = sum(edge(a_edges, "read::blocks::read_stream", callee)
+             for callee in ("run::pipeline::run::{{closure}}", "Pieces>::cut", "Pieces>::piece"))
 audit = total(a_tot, "checks::audit")
 resolve = edge(a_edges, "checks::audit", "board::lenient::resolve")
 play = edge(a_edges, "checks::audit", "Position>::play_unchecked")
 history = edge(a_edges, "checks::audit", "History::examine") + edge(a_edges, "checks::audit", "History::new_stretch")
 winnable = edge(a_edges, "checks::audit", "board::winnable::winnability")
-scan = edge(a_edges, "Worker::check", "read::lexer::Lexed::scan")
+# The worker's scans: every scan but a cutting one, made by the reader.
+cutting = edge(a_edges, "read::blocks::read_stream", "read::lexer::Lexed::scan") \
+    + edge(a_edges, "read::lexer::last_game_start", "read::lexer::Lexed::scan")
+scan = total(a_tot, "read::lexer::Lexed::scan") - cutting
 read_san = total(a_tot, "shakmaty::san::Reader::read_san")
-writer = edge(a_edges, "Worker::check", "run::run::{{closure}}")
-fill_tags = edge(a_edges, "Worker::check", "report::GameResult::fill_tags")
-fingerprint = edge(a_edges, "Worker::check", "read::game::RawGame::fingerprint")
+writer = total(a_tot, "run::run::{{closure}}")
+fill_tags = total(a_tot, "report::GameResult::fill_tags")
+fingerprint = total(a_tot, "read::game::RawGame::fingerprint")
 arbiter_rows = [
-    ("block cutting (a skimming scan of every byte) and reading", stream - worker),
+    ("reading: filling chunks, counting lines, cutting blocks where the reader does", stream - worker + cutting),
     ("lexing: tags, tokens, move numbers, comments", scan - read_san),
     ("SAN parsing (shakmaty's `read_san`, called by the lexer)", read_san),
     ("SAN resolution (`lenient::resolve`, `board::san::to_move`)", resolve),
@@ -103,7 +108,7 @@ arbiter_rows = [
     ("tag columns of each game (`fill_tags`)", fill_tags),
     ("fingerprints (`RawGame::fingerprint`)", fingerprint),
     ("the writer: run-wide checks, CSV, summary", writer),
-    ("the rest of the worker (result parts, sorting)", worker - scan - audit - writer - fill_tags - fingerprint),
+    ("the rest of the worker (result parts, sorting)", worker - cutting - scan - audit - writer - fill_tags - fingerprint),
     ("outside the read loop (start, arguments, exit)", A - stream),
 ]
 b_edges, b_tot = tree("bare")
@@ -139,9 +144,9 @@ print("  a stage is the inclusive cost of its entry function where it is called,
 print("  helpers count with their caller. Allocation is spread over the stages; its own")
 print("  total is given below each table.\n")
 print(f"pgn-arbiter `-j 1 --findings /dev/null` against the hashed bare replay: **{A / B:.3f}x** the instructions.\n")
-read_a = stream - worker + scan
+read_a = stream - worker + cutting + scan
 core_a = resolve + play + history
-print(f"- Reading (block cutting, lexing, SAN parsing): {read_a / 1e6:,.0f} M against the bare replay's "
+print(f"- Reading (chunks, lexing, SAN parsing): {read_a / 1e6:,.0f} M against the bare replay's "
       f"{(B - b_visit) / 1e6:,.0f} M ({read_a / (B - b_visit):.2f}x).")
 print(f"- Replaying (SAN resolution, make move, the positions' keys and history): {core_a / 1e6:,.0f} M "
       f"against {b_visit / 1e6:,.0f} M ({core_a / b_visit:.2f}x).")
