@@ -6,6 +6,14 @@ mkdir -p "$work"
 
 need_apt() { command -v "$1" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$2" >/dev/null; }; }
 
+# The peers the timing scripts run: hyperfine, pgn-extract (in
+# /usr/games, off PATH) and GNU time.
+need_peers() {
+  need_apt hyperfine hyperfine
+  [ -x /usr/games/pgn-extract ] || { apt-get update -qq && apt-get install -y -qq pgn-extract >/dev/null; }
+  [ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+}
+
 # The corpus: every real file of the shared corpora, joined by blank lines,
 # at $work/corpus.pgn.
 make_corpus() {

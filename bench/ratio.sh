@@ -19,9 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/common.sh
 pairs=${PAIRS:-7}
-need_apt hyperfine hyperfine
-[ -x /usr/games/pgn-extract ] || { apt-get update -qq && apt-get install -y -qq pgn-extract >/dev/null; }
-[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+need_peers
 
 cargo build --release --locked --bin pgn-arbiter --example bare_replay
 arbiter=$PWD/target/release/pgn-arbiter

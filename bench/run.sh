@@ -11,9 +11,7 @@ cd "$(dirname "$0")/.."
 source bench/common.sh
 runs=${RUNS:-5}
 
-need_apt hyperfine hyperfine
-[ -x /usr/games/pgn-extract ] || { apt-get update -qq && apt-get install -y -qq pgn-extract >/dev/null; }
-[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+need_peers
 python3 -c 'import chess' 2>/dev/null || pip install -q chess
 
 cargo build --release --locked --bin pgn-arbiter --example bare_replay

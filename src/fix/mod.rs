@@ -74,15 +74,7 @@ pub fn rewrite(
     let has = |kind: Kind| keep(kind) && findings.iter().any(|f| f.kind == kind);
     let mut fix = Rewrite::new(game);
     let sans = &game.lexed.sans;
-    // The moves that count: up to an automatic end with moves after it.
-    let played_past = [
-        Kind::PlayedPastFivefold,
-        Kind::PlayedPastSeventyFiveMoves,
-        Kind::PlayedPastDeadPosition,
-    ]
-    .into_iter()
-    .find(|&k| has(k));
-    let cut = verdict.ended_at.zip(played_past);
+    let cut = automatic_end(verdict, &has);
     let kept = cut.map_or(sans.len(), |(at, _)| at);
     // Where the moves removed begin: a comment or variation left open
     // after it goes with them.
@@ -134,24 +126,7 @@ pub fn rewrite(
         escape_inner_quotes(&mut fix);
     }
 
-    // The moves: standard SAN, or a comment where the replay stops.
-    let replayable = !matches!(
-        verdict.board_end,
-        BoardEnd::NotReplayed | BoardEnd::IllegalMove
-    ) || cut.is_some();
-    if replayable {
-        if has(Kind::NonStandardSan) || has(Kind::WrongCheckSuffix) {
-            standard_moves(&mut fix, kept, &verdict.corrections, &has);
-        }
-    } else {
-        mark_stop(&mut fix, verdict, findings);
-    }
-
-    // Moves after an automatic end.
-    if let Some((at, kind)) = cut {
-        fix.remove_moves(at, kind);
-    }
-
+    correct_moves(&mut fix, verdict, findings, cut, &has);
     fix.write_head();
 
     let expect = Expect {
@@ -165,6 +140,46 @@ pub fn rewrite(
     fix.changes.sort_by_key(|c| c.line);
     Fixed {
         changes: fix.changes,
+    }
+}
+
+/// Where the moves that count end, when the game ended by itself
+/// (fivefold, 75 moves, a dead position) and moves were recorded after
+/// that: the plies kept, and the finding that says so.
+fn automatic_end(verdict: &Verdict, has: &dyn Fn(Kind) -> bool) -> Option<(usize, Kind)> {
+    let played_past = [
+        Kind::PlayedPastFivefold,
+        Kind::PlayedPastSeventyFiveMoves,
+        Kind::PlayedPastDeadPosition,
+    ]
+    .into_iter()
+    .find(|&k| has(k));
+    verdict.ended_at.zip(played_past)
+}
+
+/// The moves: standard SAN, or a comment where the replay stops; then the
+/// moves after an automatic end (`cut`) removed.
+fn correct_moves(
+    fix: &mut Rewrite<'_, '_>,
+    verdict: &Verdict,
+    findings: &[Finding],
+    cut: Option<(usize, Kind)>,
+    has: &dyn Fn(Kind) -> bool,
+) {
+    let kept = cut.map_or(fix.game.lexed.sans.len(), |(at, _)| at);
+    let replayable = !matches!(
+        verdict.board_end,
+        BoardEnd::NotReplayed | BoardEnd::IllegalMove
+    ) || cut.is_some();
+    if replayable {
+        if has(Kind::NonStandardSan) || has(Kind::WrongCheckSuffix) {
+            standard_moves(fix, kept, &verdict.corrections, has);
+        }
+    } else {
+        mark_stop(fix, verdict, findings);
+    }
+    if let Some((at, kind)) = cut {
+        fix.remove_moves(at, kind);
     }
 }
 

@@ -374,7 +374,7 @@ impl Worker {
             };
             line += lines;
             let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
-            let next = lexer::skip_blanks(chunk, start + end).0;
+            let (next, blank_lines) = lexer::skip_blanks(chunk, start + end);
             if next >= chunk.len() {
                 break Some((start, first));
             }
@@ -407,7 +407,6 @@ impl Worker {
                         return None;
                     }
                     waiting = None;
-                    let blank_lines = lexer::skip_blanks(chunk, start + end).1;
                     (pos, line) = (next, end_line + blank_lines);
                     continue;
                 }
