@@ -1,24 +1,28 @@
 //! Strict SAN resolution: the legal move a SAN names, as shakmaty's
-//! [`San::to_move`] finds it, without building the list of every legal move.
-//! `lenient` resolves through it first; tests hold it to shakmaty on every
-//! move of the fixtures (and of the shared corpora under `.ci/run`) and on
-//! every way of writing a move in sampled positions.
+//! [`San::to_move`] finds it, without building the list of every legal move;
+//! and whether a position has a legal move at all, found the same way.
+//! `lenient` resolves through `to_move` first; tests hold both to shakmaty on
+//! every move of the fixtures (and of the shared corpora under `.ci/run`),
+//! and `to_move` on every way of writing a move in sampled positions.
 
 use shakmaty::{
-    Bitboard, Chess, Move, Position, Rank, Role, attacks,
+    Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square, attacks,
     san::{San, SanError},
 };
 
 /// The legal move `san` names in `pos`, as [`San::to_move`] finds it.
 ///
-/// When the king is not in check, the candidates for a move to a square are
-/// the pieces of that kind that reach it (a pawn: by its capture or its one
-/// or two steps forward; the king: to a square no enemy piece attacks), less
-/// those pinned off the line to their king: the tests shakmaty makes, without
-/// building its list of every candidate move, which is returned by value and
-/// costs more to copy than the tests. Checks, castling and en passant are
-/// left to shakmaty. A test holds the two to the same answer on every move
-/// of the corpora and every way of writing a move in sampled positions.
+/// The candidates for a move to a square are the pieces of that kind that
+/// reach it (a pawn: by its capture or its one or two steps forward; the
+/// king: to a square no enemy piece attacks once the king has left its
+/// own), less those pinned off the line to their king; in check, a piece
+/// other than the king must take the one checking piece or step between
+/// it and the king, and in double check only the king moves. These are the
+/// tests shakmaty makes, without building its list of every candidate move,
+/// which is returned by value and costs more to copy than the tests.
+/// Castling and en passant are left to shakmaty. A test holds the two to
+/// the same answer on every move of the corpora, and on every way of
+/// writing a move in sampled positions and in every position in check.
 pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
     let San::Normal {
         role,
@@ -37,9 +41,10 @@ pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
     let Some(king) = board.king_of(turn) else {
         return san.to_move(pos);
     };
-    if pos.checkers().any() || (role == Role::Pawn && capture && !occupied.contains(to)) {
+    if role == Role::Pawn && capture && !occupied.contains(to) {
         return san.to_move(pos);
     }
+    let checkers = pos.checkers();
     // Never onto one's own piece; `x` exactly when there is a piece to take;
     // a pawn promotes exactly on the last rank, to a piece.
     let last_rank = to.rank() == turn.fold_wb(Rank::Eighth, Rank::First);
@@ -54,8 +59,52 @@ pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
     {
         return Err(SanError::IllegalSan);
     }
+    let mut from = reach(pos, role, capture, to, king);
+    // In check, a piece other than the king must take the one checking
+    // piece or step between it and the king.
+    if role != Role::King && checkers.any() {
+        let answers = match checkers.single_square() {
+            Some(checker) => attacks::between(king, checker).with(checker),
+            None => Bitboard::EMPTY,
+        };
+        if !answers.contains(to) {
+            from = Bitboard::EMPTY;
+        }
+    }
+    if let Some(file) = file {
+        from &= Bitboard::from_file(file);
+    }
+    if let Some(rank) = rank {
+        from &= Bitboard::from_rank(rank);
+    }
+    if from.is_empty() {
+        return Err(SanError::IllegalSan);
+    }
+    unpin(board, turn, king, to, &mut from);
+    let mut legal = from.into_iter();
+    match (legal.next(), legal.next()) {
+        (Some(from), None) => Ok(Move::Normal {
+            role,
+            from,
+            capture: board.role_at(to),
+            to,
+            promotion,
+        }),
+        (None, _) => Err(SanError::IllegalSan),
+        (Some(_), Some(_)) => Err(SanError::AmbiguousSan),
+    }
+}
+
+/// The pieces of kind `role` of the side to move that reach `to`, the
+/// king being on `king`: a pawn by its capture or its steps forward, the
+/// king only to a square no enemy piece attacks once it has left its own.
+#[inline(always)]
+fn reach(pos: &Chess, role: Role, capture: bool, to: Square, king: Square) -> Bitboard {
+    let board = pos.board();
+    let turn = pos.turn();
+    let occupied = board.occupied();
     let ours = board.by_piece(role.of(turn));
-    let mut from = match role {
+    match role {
         Role::Pawn if capture => attacks::pawn_attacks(!turn, to) & ours,
         Role::Pawn => {
             let back = turn.fold_wb(-8, 8);
@@ -72,45 +121,57 @@ pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
                 _ => Bitboard::EMPTY,
             }
         }
-        Role::King if board.attacks_to(to, !turn, occupied).any() => Bitboard::EMPTY,
+        // A slider checking the king also attacks the squares behind it.
+        Role::King if board.attacks_to(to, !turn, occupied.without(king)).any() => Bitboard::EMPTY,
         _ => attacks::attacks(to, role.of(turn), occupied) & ours,
+    }
+}
+
+/// Takes out of `from` a piece that alone stands between its king (on
+/// `king`) and an enemy slider, unless it moves to `to` along that line.
+#[inline(always)]
+fn unpin(board: &Board, turn: Color, king: Square, to: Square, from: &mut Bitboard) {
+    let occupied = board.occupied();
+    let (straight, diagonal) = (
+        attacks::rook_attacks(king, Bitboard::EMPTY),
+        attacks::bishop_attacks(king, Bitboard::EMPTY),
+    );
+    let snipers = if ((straight | diagonal) & *from).any() {
+        ((straight & board.rooks_and_queens()) | (diagonal & board.bishops_and_queens()))
+            & board.by_color(!turn)
+    } else {
+        Bitboard::EMPTY
     };
-    if let Some(file) = file {
-        from &= Bitboard::from_file(file);
-    }
-    if let Some(rank) = rank {
-        from &= Bitboard::from_rank(rank);
-    }
-    if from.is_empty() {
-        return Err(SanError::IllegalSan);
-    }
-    // A piece that alone stands between its king and an enemy slider may
-    // only move along that line.
-    let snipers = ((attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens()))
-        & board.by_color(!turn);
     for sniper in snipers {
         let between = attacks::between(king, sniper) & occupied;
         if !between.more_than_one()
-            && (between & from).any()
+            && (between & *from).any()
             && let Some(pinned) = between.first()
             && !attacks::aligned(pinned, to, king)
         {
             from.discard(pinned);
         }
     }
-    let mut legal = from.into_iter();
-    match (legal.next(), legal.next()) {
-        (Some(from), None) => Ok(Move::Normal {
-            role,
-            from,
-            capture: board.role_at(to),
-            to,
-            promotion,
-        }),
-        (None, _) => Err(SanError::IllegalSan),
-        (Some(_), Some(_)) => Err(SanError::AmbiguousSan),
+}
+
+/// Whether the side to move has a legal move, as `!legal_moves().is_empty()`
+/// says: a king step to a square no enemy piece attacks once the king has
+/// left its own is one, found without listing every move; else the list
+/// decides.
+pub fn has_legal_move(pos: &Chess) -> bool {
+    let board = pos.board();
+    let turn = pos.turn();
+    if let Some(king) = board.king_of(turn) {
+        let occupied = board.occupied().without(king);
+        let steps = attacks::king_attacks(king) & !board.by_color(turn);
+        if steps
+            .into_iter()
+            .any(|to| board.attacks_to(to, !turn, occupied).is_empty())
+        {
+            return true;
+        }
     }
+    !pos.legal_moves().is_empty()
 }
 
 #[cfg(test)]
@@ -184,8 +245,22 @@ mod tests {
             // The king may not step next to the enemy king or onto an
             // attacked square.
             "8/8/8/3k4/8/3K4/8/7r w - - 0 1",
-            // In check: shakmaty decides.
+            // In check by a queen beside the king: take it (the king or
+            // the rook), or step away, not along the queen's lines.
             "4k3/8/8/8/8/8/3q4/R3K2R w KQ - 0 1",
+            // In check by a rook from afar: block it (the knight, the
+            // bishop, a pawn's two steps), take it, or step off the file;
+            // not back along it. The knight on e2 is pinned by the bishop.
+            "4r1k1/8/8/8/8/1N3B2/P3N3/4K3 w - - 0 1",
+            // In check by a knight: only taking it or a king move answer.
+            "4k3/8/8/8/8/3n4/1B6/R3K2R w KQ - 0 1",
+            // In double check (rook and bishop): only the king moves.
+            "4r1k1/8/8/8/8/2b5/8/R3K1NR w K - 0 1",
+            // In check by a pawn that has just stepped two squares: taken
+            // en passant (shakmaty decides) or by the king.
+            "4k3/8/8/3pP3/4K3/8/8/8 w - d6 0 2",
+            // A promotion that blocks a check.
+            "r3k3/1P6/8/8/8/8/8/K7 w - - 0 1",
         ];
         let positions: Vec<Chess> = positions
             .iter()
@@ -198,6 +273,7 @@ mod tests {
             .collect();
         for pos in &positions {
             assert!(probe(pos) > 0);
+            assert!(has_legal_move(pos));
         }
         let pinned = &positions[0];
         let san: San = "Nb3".parse().unwrap();
@@ -223,10 +299,40 @@ mod tests {
         }
     }
 
-    /// Moves resolved and positions probed, every move of every game
-    /// below `root` held to shakmaty's answer.
-    fn to_move_agrees_below(root: &std::path::Path, probe_every: usize) -> (usize, usize) {
-        let (mut moves, mut tried) = (0usize, 0usize);
+    #[test]
+    fn has_legal_move_agrees_with_shakmaty_where_the_king_cannot_step() {
+        for (fen, any) in [
+            // Mate: the king's squares are covered or its own.
+            ("6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", false),
+            // Stalemate.
+            ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false),
+            // The king is walled in by its own pawns, but they move.
+            ("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1", true),
+            // Back-rank mate: h8 is attacked through the king by the
+            // checking rook.
+            ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", false),
+            // The same with a knight that can block.
+            ("R5k1/5ppp/4n3/8/8/8/8/6K1 b - - 0 1", true),
+        ] {
+            let pos: Chess = fen
+                .parse::<Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            assert_eq!(!pos.legal_moves().is_empty(), any, "{fen}");
+            assert_eq!(has_legal_move(&pos), any, "{fen}");
+        }
+    }
+
+    /// Moves resolved and SANs probed, every move of every game below
+    /// `root` held to shakmaty's answer; every `probe_every`th position
+    /// probed, and every `check_every`th position in check.
+    fn to_move_agrees_below(
+        root: &std::path::Path,
+        probe_every: usize,
+        check_every: usize,
+    ) -> (usize, usize) {
+        let (mut moves, mut tried, mut checks) = (0usize, 0usize, 0usize);
         let mut tags = crate::read::tags::Tags::default();
         let mut lexed = Lexed::default();
         for path in crate::testing::plain_pgn_files(root) {
@@ -265,7 +371,15 @@ mod tests {
                         fen(&pos)
                     );
                     moves += 1;
-                    if moves % probe_every == 0 {
+                    assert_eq!(
+                        has_legal_move(&pos),
+                        !pos.legal_moves().is_empty(),
+                        "{}",
+                        fen(&pos)
+                    );
+                    let in_check = pos.is_check();
+                    checks += usize::from(in_check);
+                    if moves % probe_every == 0 || (in_check && checks % check_every == 0) {
                         tried += probe(&pos);
                     }
                     match theirs {
@@ -280,7 +394,7 @@ mod tests {
 
     #[test]
     fn to_move_agrees_with_shakmaty_on_the_fixtures() {
-        let (moves, tried) = to_move_agrees_below(&crate::testing::fixtures(), 50);
+        let (moves, tried) = to_move_agrees_below(&crate::testing::fixtures(), 50, 1);
         assert!(moves > 5_000, "only {moves} moves");
         assert!(tried > 50_000, "only {tried} probes");
     }
@@ -288,7 +402,7 @@ mod tests {
     #[test]
     #[ignore = "reads ../shared/corpora; .ci/run runs it"]
     fn to_move_agrees_with_shakmaty_on_the_shared_corpora() {
-        let (moves, tried) = to_move_agrees_below(&crate::testing::corpora(), 2000);
+        let (moves, tried) = to_move_agrees_below(&crate::testing::corpora(), 2000, 40);
         assert!(moves > 1_000_000, "only {moves} moves");
         assert!(tried > 1_000_000, "only {tried} probes");
     }

@@ -242,8 +242,8 @@ fn stopped_unreadable(game: &RawGame<'_>) -> bool {
 
 /// What the final position decides by itself.
 fn judge(pos: &Chess, edition: Edition) -> Option<Decided> {
-    // One move generation serves both mate and stalemate.
-    let no_moves = pos.legal_moves().is_empty();
+    // One answer serves both mate and stalemate.
+    let no_moves = !crate::board::san::has_legal_move(pos);
     let (end, expected, article) = if no_moves && pos.is_check() {
         let winner = !pos.turn();
         (

@@ -79,13 +79,12 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Result<Chess, N
             ).citing(crate::board::rules::Source::Pgn("PGN 9.7.1")));
             return Err(NotReplayed::Fen);
         }
-        let mode = if chess960 {
-            CastlingMode::Chess960
-        } else {
-            CastlingMode::Standard
-        };
+        if !chess960 {
+            return Ok(Chess::new());
+        }
         // The standard array is a legal start in both castling modes.
-        return Chess::from_setup(Setup::default(), mode).map_err(|_| NotReplayed::Fen);
+        return Chess::from_setup(Setup::default(), CastlingMode::Chess960)
+            .map_err(|_| NotReplayed::Fen);
     };
 
     let line = game.tag_line(index);
@@ -124,6 +123,20 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Result<Chess, N
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
+
+    /// The standard start, built as a constant, is the position the
+    /// standard array sets up.
+    #[test]
+    fn the_standard_start_is_the_standard_array() {
+        let built = Chess::from_setup(Setup::default(), CastlingMode::Standard).unwrap();
+        let start = Chess::new();
+        assert_eq!(start.castles().mode(), built.castles().mode());
+        assert_eq!(
+            start.to_setup(shakmaty::EnPassantMode::Always),
+            built.to_setup(shakmaty::EnPassantMode::Always)
+        );
+    }
 
     #[test]
     fn variant_spellings() {
