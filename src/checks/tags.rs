@@ -116,6 +116,9 @@ fn tag_lines(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
 
 /// Tag values that are not UTF-8, named in one finding.
 fn encoding(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
+    if game.tags.ascii_pairs().is_some() {
+        return;
+    }
     let mut not_utf8 = game
         .tags
         .iter()

@@ -53,6 +53,21 @@ impl Tags {
         })
     }
 
+    /// The pairs as text, when every byte of them is ASCII (as in most
+    /// games): one test for all of them, where each value would otherwise
+    /// be checked for UTF-8 on its own.
+    pub fn ascii_pairs(&self) -> Option<impl Iterator<Item = (&str, &str)>> {
+        let text = std::str::from_utf8(&self.bytes)
+            .ok()
+            .filter(|text| text.is_ascii())?;
+        Some(self.spans.iter().map(move |&(a, b, c)| {
+            (
+                text.get(a..b).unwrap_or_default(),
+                text.get(b..c).unwrap_or_default(),
+            )
+        }))
+    }
+
     /// The first tag with this name: its index and value.
     pub fn find(&self, name: &str) -> Option<(usize, &[u8])> {
         self.iter()

@@ -238,42 +238,54 @@ impl GameResult {
     /// Fills in the tag columns from the game's tags; the first of each
     /// name counts.
     pub fn fill_tags(&mut self, game: &RawGame<'_>) {
-        let columns = &mut self.tags;
-        columns.text.clear();
+        self.tags.text.clear();
         let mut seen = 0u16;
-        for (_, name, value) in game.tags.iter() {
-            let i = match name {
-                b"Event" => 0,
-                b"Site" => 1,
-                b"Date" => 2,
-                b"Round" => 3,
-                b"White" => 4,
-                b"Black" => 5,
-                b"Result" => 6,
-                b"Termination" => 7,
-                b"WhiteFideId" => 8,
-                b"BlackFideId" => 9,
-                b"WhiteElo" => 10,
-                b"BlackElo" => 11,
-                b"WhiteTitle" => 12,
-                b"BlackTitle" => 13,
-                _ => continue,
-            };
-            if seen & (1 << i) == 0 {
-                seen |= 1 << i;
-                let value = decode(value).0;
-                if columns.text.capacity() == 0 {
-                    // Enough for most games' columns at once.
-                    columns.text.reserve(value.len().max(120));
-                }
-                let start = columns.text.len();
-                columns.text.push_str(&value);
-                let end = columns.text.len();
-                columns.ranges[i] = (
-                    u32::try_from(start).unwrap_or(u32::MAX),
-                    u32::try_from(end).unwrap_or(u32::MAX),
-                );
+        if let Some(pairs) = game.tags.ascii_pairs() {
+            for (name, value) in pairs {
+                self.tags.put(&mut seen, name.as_bytes(), value);
             }
+        } else {
+            for (_, name, value) in game.tags.iter() {
+                self.tags.put(&mut seen, name, &decode(value).0);
+            }
+        }
+    }
+}
+
+impl TagColumns {
+    /// Sets the column of the tag `name`, unless `seen` says an earlier
+    /// tag of that name has (the first of each name counts).
+    fn put(&mut self, seen: &mut u16, name: &[u8], value: &str) {
+        let i = match name {
+            b"Event" => 0,
+            b"Site" => 1,
+            b"Date" => 2,
+            b"Round" => 3,
+            b"White" => 4,
+            b"Black" => 5,
+            b"Result" => 6,
+            b"Termination" => 7,
+            b"WhiteFideId" => 8,
+            b"BlackFideId" => 9,
+            b"WhiteElo" => 10,
+            b"BlackElo" => 11,
+            b"WhiteTitle" => 12,
+            b"BlackTitle" => 13,
+            _ => return,
+        };
+        if *seen & (1 << i) == 0 {
+            *seen |= 1 << i;
+            if self.text.capacity() == 0 {
+                // Enough for most games' columns at once.
+                self.text.reserve(value.len().max(120));
+            }
+            let start = self.text.len();
+            self.text.push_str(value);
+            let end = self.text.len();
+            self.ranges[i] = (
+                u32::try_from(start).unwrap_or(u32::MAX),
+                u32::try_from(end).unwrap_or(u32::MAX),
+            );
         }
     }
 }
