@@ -339,33 +339,58 @@ const fn byte_set(members: &[u8]) -> [bool; 256] {
 /// byte of every token.
 static TOKEN_END: [bool; 256] = byte_set(b" \t\n\r{}()!?$;.*");
 
-/// Bytes a skimming scan stops at in movetext, wherever they stand: the
-/// ones whose branch of `scan_movetext` can end a game or hide what
-/// follows (`{`, `;`, a line end, `(`, `$`) or is a marker (`*`).
-static SKIM_STOP: [bool; 256] = byte_set(b"{;\n($*");
+/// What a skimming scan asks of a byte in movetext, as bits: it stops at a
+/// byte of `STOP` wherever it stands (the bytes whose branch of
+/// `scan_movetext` can end a game or hide what follows: `{`, `;`, a line
+/// end, `(`, `$`; and the marker `*`), and at a byte of `LEADS` (a digit or
+/// the first byte of `½`) that starts a token, after a byte of `ENDS` (a
+/// token terminator).
+static SKIM_CLASS: [u8; 256] = {
+    let stop = byte_set(b"{;\n($*");
+    let leads = byte_set(b"0123456789\xc2");
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut class = 0;
+        if stop[b] {
+            class |= STOP;
+        }
+        if leads[b] {
+            class |= LEADS;
+        }
+        if TOKEN_END[b] {
+            class |= ENDS;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+};
+const STOP: u8 = 1;
+const LEADS: u8 = 2;
+const ENDS: u8 = 4;
 
 /// From a token or blank that means nothing to where games end, to the
 /// next byte `scan_movetext` must look at when it only finds where games
-/// end (`skim`): a byte of `SKIM_STOP`, or the first byte of a token that
-/// starts with a digit or `½` (a marker, castling with zeros, a move
-/// number: their branches decide where the next token starts, which may be
-/// a marker, as in `26½-½`). A token starts after a token terminator; the
-/// tokens passed over start with a letter or another byte, which the full
-/// scan reads as moves, glyphs or junk up to the next terminator, none of
-/// which can end a game. `skims_end_games_where_scans_do` holds the two to
-/// the same game ends.
+/// end (`skim`): a byte of `STOP`, or the first byte of a token that starts
+/// with a digit or `½` (a marker, castling with zeros, a move number: their
+/// branches decide where the next token starts, which may be a marker, as
+/// in `26½-½`). A token starts after a token terminator; the tokens passed
+/// over start with a letter or another byte, which the full scan reads as
+/// moves, glyphs or junk up to the next terminator, none of which can end a
+/// game. `skims_end_games_where_scans_do` holds the two to the same game
+/// ends.
 fn skim_to_next(cur: &mut Cursor<'_>, start: usize) {
     let bytes = cur.bytes;
-    let mut i = start + 1;
-    while let Some(&b) = bytes.get(i) {
-        if SKIM_STOP[b as usize]
-            || ((b.is_ascii_digit() || b == 0xc2) && is_token_end(bytes[i - 1]))
-        {
-            break;
-        }
-        i += 1;
-    }
-    cur.pos = i.min(bytes.len());
+    let mut before = bytes.get(start).map_or(0, |&b| SKIM_CLASS[b as usize]);
+    let ahead = bytes.get(start + 1..).unwrap_or_default();
+    let stop = ahead.iter().position(|&b| {
+        let class = SKIM_CLASS[b as usize];
+        let here = class & STOP != 0 || (class & LEADS != 0 && before & ENDS != 0);
+        before = class;
+        here
+    });
+    cur.pos = stop.map_or(bytes.len(), |n| start + 1 + n);
 }
 
 /// pgn-reader's token terminators: blanks, line ends, `{}()!?$;.*`.
