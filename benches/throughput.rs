@@ -72,7 +72,9 @@ fn throughput(c: &mut Criterion) {
     });
     let block = Block {
         input: 0,
-        bytes: bytes.clone(),
+        bytes: bytes.clone().into(),
+        guessed: false,
+        seq: 0,
         first_line: 1,
         after_tag_break: false,
     };

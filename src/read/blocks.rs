@@ -4,8 +4,19 @@
 //! reading goes on at the next line that starts with `[` after a blank line
 //! (`next_tagged_start`: a looser rule than the lexer's, since what comes
 //! before is junk that no rule can read).
+//!
+//! Where workers check blocks on other threads, the reader does not lex:
+//! it guesses where the last game of a chunk starts
+//! ([`lexer::guess_game_start`]), the worker that checks the block before
+//! the guess confirms it (its last game ends there), and a guess that
+//! turns out wrong is undone: the reader keeps the blocks whose guesses are
+//! not yet confirmed and reads the input again from the last game that ran
+//! past the wrong one, without guessing (`Stream::settle`). Before bytes
+//! are skipped (a game too large) and at an input's end, every guess must
+//! have been confirmed.
 
 use std::{
+    collections::VecDeque,
     io::{self, Read},
     sync::{Arc, atomic::AtomicU64},
 };
@@ -35,8 +46,14 @@ pub const MAX_SKIP_BYTES: u64 = 256 << 20;
 pub struct Block {
     /// Index of the input.
     pub input: usize,
-    /// The games' bytes.
-    pub bytes: Vec<u8>,
+    /// The games' bytes; where `guessed`, followed by the `[` that starts
+    /// the next game, which is not the block's.
+    pub bytes: Arc<[u8]>,
+    /// The block ends where the reader guessed that the next game starts:
+    /// the worker confirms that its last game ends there ([`Tail`]).
+    pub guessed: bool,
+    /// The block's place among the input's blocks, for the confirmation.
+    pub seq: u64,
     /// 1-based line of the block's first byte.
     pub first_line: u64,
     /// Whether the game before the block ended only because the block's
@@ -44,6 +61,30 @@ pub struct Block {
     ///
     /// [`RawGame::after_tag_break`]: crate::read::game::RawGame::after_tag_break
     pub after_tag_break: bool,
+}
+
+/// Where the games of a block with a guessed end stop ending inside it: the
+/// game there runs past the guess, so the guess was wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tail {
+    /// Byte offset of the game's start in the block.
+    pub at: usize,
+    /// Its 1-based line.
+    pub line: u64,
+    /// Whether the game before it ended at a tag break.
+    pub after_tag_break: bool,
+}
+
+/// What the reader learns of a guessed block end.
+#[derive(Debug)]
+pub enum Confirmation {
+    /// Nothing yet.
+    Pending,
+    /// The block numbered `seq` ends where it was guessed to (`None`), or
+    /// its last games start at the tail.
+    On(u64, Option<Tail>),
+    /// No worker is left to say (the run is stopping).
+    Gone,
 }
 
 /// What the reader hands on, in input order.
@@ -103,6 +144,22 @@ pub trait Pieces {
     ) -> Option<(lexer::Cut, bool)> {
         Some((lexer::last_game_start(chunk), false))
     }
+
+    /// Whether chunks are cut where a game start is guessed, for workers
+    /// on other threads to confirm ([`lexer::guess_game_start`]).
+    fn guesses(&self) -> bool {
+        false
+    }
+
+    /// The next verdict on a guessed block end since the last roll-back,
+    /// waiting for one when `wait`.
+    fn confirmation(&mut self, _wait: bool) -> Confirmation {
+        Confirmation::Gone
+    }
+
+    /// A guess was wrong: the blocks handed on since it are void, and the
+    /// input is read again from its tail.
+    fn rolled_back(&mut self) {}
 }
 
 impl<F: FnMut(Piece) -> bool> Pieces for F {
@@ -173,95 +230,319 @@ pub fn read_stream(
     line_offset: u64,
     emit: &mut dyn Pieces,
 ) -> bool {
-    let mut chunk: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
-    let mut line = 1 + line_offset;
-    // The chunk is filled up to this many bytes; more only while one game
-    // does not fit.
-    let mut target = BLOCK_BYTES;
-    // Whether the next block starts at a tag break (`Cut`).
-    let mut after_tag_break = false;
-    loop {
-        let want = target.saturating_sub(chunk.len());
-        let (eof, error) = match fill(reader, &mut chunk, want) {
-            Ok(eof) => (eof, None),
-            Err(err) => (true, Some(err)),
-        };
-        let (cut, handed) = if eof {
-            let all = lexer::Cut {
-                at: chunk.len(),
-                after_tag_break: false,
-            };
-            (all, false)
-        } else {
-            let Some((cut, handed)) = emit.cut(index, &chunk, line, after_tag_break) else {
-                return false;
-            };
-            match cut {
-                lexer::Cut { at: 0, .. } if chunk.len() < MAX_GAME_BYTES => {
-                    // One game larger than the chunk: read more of it.
-                    target = (chunk.len() * 2).clamp(BLOCK_BYTES, MAX_GAME_BYTES);
-                    continue;
-                }
-                lexer::Cut { at: 0, .. } => {
-                    after_tag_break = false;
-                    let head = chunk.get(..TOO_LARGE_HEAD).unwrap_or(&chunk).to_vec();
-                    if !emit.piece(Piece::TooLarge {
-                        input: index,
-                        head,
-                        line,
-                        size: chunk.len(),
-                    }) {
-                        return false;
-                    }
-                    match skip_to_game_start(reader, &mut chunk, &mut line) {
-                        Ok(true) => {
-                            target = BLOCK_BYTES;
-                            continue;
-                        }
-                        Ok(false) => return true,
-                        Err(message) => {
-                            return emit.piece(Piece::Problem {
-                                input: index,
-                                message,
-                            });
-                        }
-                    }
-                }
-                cut => (cut, handed),
+    let mut stream = Stream {
+        index,
+        source: Source {
+            front: Vec::new(),
+            at: 0,
+            inner: reader,
+            failed: false,
+        },
+        chunk: Vec::with_capacity(BLOCK_BYTES * 2),
+        line: 1 + line_offset,
+        target: BLOCK_BYTES,
+        after_tag_break: false,
+        guessing: emit.guesses(),
+        held: VecDeque::new(),
+        seq: 0,
+        error: None,
+    };
+    stream.read(emit)
+}
+
+/// The decompressed stream of an input, with bytes put back in front of
+/// it when a guessed block end was wrong.
+struct Source<'a> {
+    front: Vec<u8>,
+    at: usize,
+    inner: &'a mut dyn Read,
+    /// The inner reader failed: it is not read again.
+    failed: bool,
+}
+
+impl Read for Source<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(front) = self.front.get(self.at..).filter(|f| !f.is_empty()) {
+            let n = buf.len().min(front.len());
+            buf[..n].copy_from_slice(&front[..n]);
+            self.at += n;
+            if self.at == self.front.len() {
+                self.front = Vec::new();
+                self.at = 0;
             }
-        };
-        target = BLOCK_BYTES;
-        // The block gets an allocation of its own size; the chunk buffer
-        // keeps its capacity for the next read.
-        let block = chunk.get(..cut.at).unwrap_or_default();
-        let lines = memchr::memchr_iter(b'\n', block).count() as u64;
-        // Games already handed on make no block.
-        let bytes = if handed { Vec::new() } else { block.to_vec() };
-        chunk.drain(..cut.at);
-        if chunk.capacity() > BLOCK_BYTES * 2 {
-            chunk.shrink_to(BLOCK_BYTES * 2);
+            return Ok(n);
         }
-        if !bytes.is_empty()
-            && !emit.piece(Piece::Block(Block {
-                input: index,
-                bytes,
-                first_line: line,
-                after_tag_break,
-            }))
+        if self.failed {
+            return Ok(0);
+        }
+        let read = self.inner.read(buf);
+        if read
+            .as_ref()
+            .is_err_and(|err| err.kind() != io::ErrorKind::Interrupted)
         {
-            return false;
+            self.failed = true;
         }
-        line += lines;
-        after_tag_break = cut.after_tag_break;
-        if let Some(err) = error {
-            return emit.piece(Piece::Problem {
-                input: index,
-                message: format!("read failed after line {line}: {err}"),
-            });
+        read
+    }
+}
+
+/// A block handed on while a guess before it, or its own, is not yet
+/// confirmed.
+struct Held {
+    seq: u64,
+    bytes: Arc<[u8]>,
+    /// The block's own bytes (less the next game's `[` of a guess).
+    len: usize,
+    guessed: bool,
+    /// The worker's verdict on a guessed end, once given.
+    verdict: Option<Option<Tail>>,
+}
+
+/// What settling the guesses came to.
+enum Settled {
+    /// Every verdict in so far holds.
+    Held,
+    /// A guess was wrong: the input is read again from its tail.
+    RolledBack,
+    /// The run is stopping.
+    Gone,
+}
+
+/// The reading of one input.
+struct Stream<'a> {
+    index: usize,
+    source: Source<'a>,
+    /// Read and not yet handed on.
+    chunk: Vec<u8>,
+    /// 1-based line of the chunk's first byte.
+    line: u64,
+    /// The chunk is filled up to this many bytes; more only while one game
+    /// does not fit.
+    target: usize,
+    /// Whether the next block starts at a tag break (`Cut`).
+    after_tag_break: bool,
+    /// Whether chunks are cut at guessed game starts.
+    guessing: bool,
+    /// Blocks handed on since the oldest guess not yet confirmed.
+    held: VecDeque<Held>,
+    /// Blocks handed on so far.
+    seq: u64,
+    /// A read that failed, said after what was read before it.
+    error: Option<io::Error>,
+}
+
+impl Stream<'_> {
+    fn read(&mut self, emit: &mut dyn Pieces) -> bool {
+        loop {
+            let want = self.target.saturating_sub(self.chunk.len());
+            let eof = match fill(&mut self.source, &mut self.chunk, want) {
+                Ok(eof) => eof,
+                Err(err) => {
+                    self.error.get_or_insert(err);
+                    true
+                }
+            };
+            // Verdicts that have come in; at the input's end, all of them.
+            match self.settle(emit, eof) {
+                Settled::Held => {}
+                Settled::RolledBack => continue,
+                Settled::Gone => return false,
+            }
+            let cut = if eof {
+                lexer::Cut {
+                    at: self.chunk.len(),
+                    after_tag_break: false,
+                }
+            } else if let Some(at) = self
+                .guessing
+                .then(|| lexer::guess_game_start(&self.chunk))
+                .flatten()
+            {
+                if !self.hand_on(emit, at, true, false) {
+                    return false;
+                }
+                continue;
+            } else {
+                let Some((cut, handed)) =
+                    emit.cut(self.index, &self.chunk, self.line, self.after_tag_break)
+                else {
+                    return false;
+                };
+                match cut {
+                    lexer::Cut { at: 0, .. } if self.chunk.len() < MAX_GAME_BYTES => {
+                        // One game larger than the chunk: read more of it.
+                        self.target = (self.chunk.len() * 2).clamp(BLOCK_BYTES, MAX_GAME_BYTES);
+                        continue;
+                    }
+                    lexer::Cut { at: 0, .. } => match self.too_large(emit) {
+                        Some(true) => continue,
+                        Some(false) => return true,
+                        None => return false,
+                    },
+                    cut => {
+                        if !self.hand_on(emit, cut.at, false, handed) {
+                            return false;
+                        }
+                        self.after_tag_break = cut.after_tag_break;
+                        continue;
+                    }
+                }
+            };
+            if !self.hand_on(emit, cut.at, false, false) {
+                return false;
+            }
+            return match self.error.take() {
+                Some(err) => emit.piece(Piece::Problem {
+                    input: self.index,
+                    message: format!("read failed after line {}: {err}", self.line),
+                }),
+                None => true,
+            };
         }
-        if eof {
-            return true;
+    }
+
+    /// Hands on the chunk's bytes up to `at` as a block (unless the games
+    /// before the cut were already `handed` on), and keeps the rest; a
+    /// `guessed` cut also gives the block the `[` at `at`.
+    fn hand_on(&mut self, emit: &mut dyn Pieces, at: usize, guessed: bool, handed: bool) -> bool {
+        self.target = BLOCK_BYTES;
+        let block = self.chunk.get(..at).unwrap_or_default();
+        let lines = memchr::memchr_iter(b'\n', block).count() as u64;
+        let end = if guessed { at + 1 } else { at };
+        // The block gets an allocation of its own size; the chunk buffer
+        // keeps its capacity for the next read. Games already handed on
+        // make no block.
+        let bytes: Arc<[u8]> = if handed {
+            Arc::default()
+        } else {
+            self.chunk.get(..end).unwrap_or_default().into()
+        };
+        self.chunk.drain(..at);
+        if self.chunk.capacity() > BLOCK_BYTES * 2 {
+            self.chunk.shrink_to(BLOCK_BYTES * 2);
         }
+        let after_tag_break = std::mem::replace(&mut self.after_tag_break, false);
+        if !bytes.is_empty() {
+            self.seq += 1;
+            if self.guessing {
+                self.held.push_back(Held {
+                    seq: self.seq,
+                    bytes: bytes.clone(),
+                    len: at,
+                    guessed,
+                    verdict: None,
+                });
+            }
+            let block = Block {
+                input: self.index,
+                bytes,
+                guessed,
+                seq: self.seq,
+                first_line: self.line,
+                after_tag_break,
+            };
+            if !emit.piece(Piece::Block(block)) {
+                return false;
+            }
+        }
+        self.line += lines;
+        true
+    }
+
+    /// A game larger than `MAX_GAME_BYTES` at the chunk's start: once every
+    /// guess before it holds, hands on its head and skips to the next game
+    /// start. Returns whether there is more to read; `None` to stop.
+    fn too_large(&mut self, emit: &mut dyn Pieces) -> Option<bool> {
+        match self.settle(emit, true) {
+            Settled::Held => {}
+            Settled::RolledBack => return Some(true),
+            Settled::Gone => return None,
+        }
+        self.after_tag_break = false;
+        let head = self
+            .chunk
+            .get(..TOO_LARGE_HEAD)
+            .unwrap_or(&self.chunk)
+            .to_vec();
+        if !emit.piece(Piece::TooLarge {
+            input: self.index,
+            head,
+            line: self.line,
+            size: self.chunk.len(),
+        }) {
+            return None;
+        }
+        match skip_to_game_start(&mut self.source, &mut self.chunk, &mut self.line) {
+            Ok(more) => {
+                self.target = BLOCK_BYTES;
+                Some(more)
+            }
+            Err(message) => emit
+                .piece(Piece::Problem {
+                    input: self.index,
+                    message,
+                })
+                .then_some(false),
+        }
+    }
+
+    /// Takes in the verdicts on guessed block ends that have come (all of
+    /// them, waiting, when `all`), and lets go of the blocks known to end
+    /// where they were cut. When the oldest guess still held was wrong,
+    /// the blocks after it are void and the input is read again from the
+    /// game that ran past it, without guessing: its bytes, the blocks'
+    /// after it and the chunk go back in front of the stream.
+    fn settle(&mut self, emit: &mut dyn Pieces, all: bool) -> Settled {
+        loop {
+            while let Some(front) = self.held.front() {
+                match (front.guessed, front.verdict) {
+                    (false, _) | (true, Some(None)) => {
+                        self.held.pop_front();
+                    }
+                    (true, Some(Some(tail))) => {
+                        self.roll_back(tail);
+                        emit.rolled_back();
+                        return Settled::RolledBack;
+                    }
+                    (true, None) => break,
+                }
+            }
+            if self.held.is_empty() {
+                return Settled::Held;
+            }
+            match emit.confirmation(all) {
+                Confirmation::Pending => return Settled::Held,
+                Confirmation::On(seq, tail) => {
+                    if let Some(held) = self.held.iter_mut().find(|h| h.seq == seq) {
+                        held.verdict = Some(tail);
+                    }
+                }
+                Confirmation::Gone => return Settled::Gone,
+            }
+        }
+    }
+
+    /// Reads the input again from `tail` of the oldest block held.
+    fn roll_back(&mut self, tail: Tail) {
+        let mut held = std::mem::take(&mut self.held).into_iter();
+        let Some(first) = held.next() else {
+            return;
+        };
+        let mut front = Vec::new();
+        for later in held {
+            front.extend_from_slice(later.bytes.get(..later.len).unwrap_or_default());
+        }
+        front.extend_from_slice(&self.chunk);
+        front.extend_from_slice(self.source.front.get(self.source.at..).unwrap_or_default());
+        self.source.front = front;
+        self.source.at = 0;
+        self.chunk.clear();
+        self.chunk
+            .extend_from_slice(first.bytes.get(tail.at..first.len).unwrap_or_default());
+        self.line = tail.line;
+        self.after_tag_break = tail.after_tag_break;
+        self.target = BLOCK_BYTES;
+        self.guessing = false;
     }
 }
 

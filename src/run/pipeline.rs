@@ -13,7 +13,8 @@ use crate::{
     checks::draws::history::History,
     checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
     fix,
-    read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece, Pieces, read_inputs},
+    read::blocks::Confirmation,
+    read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece, Pieces, Tail, read_inputs},
     read::input::Input,
     read::lexer::{self, Cut, Lexed},
     read::{game::RawGame, tags::Tags},
@@ -95,6 +96,9 @@ pub struct Worker {
     /// `--fix`: each game is also written back with its corrections, by
     /// the findings the selection keeps.
     pub fix: Option<Arc<Selection>>,
+    /// After a block with a guessed end: where its games stopped ending
+    /// inside it, when the guess was wrong.
+    unconfirmed: Option<Tail>,
 }
 
 impl Worker {
@@ -251,12 +255,18 @@ impl Worker {
     /// holds all their results at once. With `--fix`, each part
     /// comes with its games as the corrected copy has them, blank lines
     /// between them included.
+    ///
+    /// A block with a guessed end is read with the `[` after it, which ends
+    /// its last game there when the guess is right; a game that runs past
+    /// it is not checked, and `unconfirmed` says where it starts.
     fn check_parts(
         &mut self,
         block: &Block,
         emit: &mut dyn FnMut(Vec<GameResult>, Vec<u8>) -> bool,
     ) -> bool {
-        let bytes = &block.bytes[..];
+        let with_next = &block.bytes[..];
+        let bytes = &with_next[..with_next.len() - usize::from(block.guessed)];
+        self.unconfirmed = None;
         let mut out = Vec::new();
         let mut copy = Vec::new();
         let mut pos = 0;
@@ -281,8 +291,27 @@ impl Worker {
                 }
                 weight = 0;
             }
-            let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
+            let end = (self.lexed)
+                .scan(
+                    slice(with_next, start, with_next.len()),
+                    line,
+                    &mut self.tags,
+                )
+                .max(1);
             let blanks = slice(bytes, pos, start);
+            if start + end > bytes.len() {
+                // The guess was wrong: blank lines before the game go with
+                // the game before, as at a block's end.
+                if self.fix.is_some() {
+                    copy.extend_from_slice(blanks);
+                }
+                self.unconfirmed = Some(Tail {
+                    at: start,
+                    line,
+                    after_tag_break,
+                });
+                break;
+            }
             let (result, changed) = self.check_scanned(
                 slice(rest, 0, end),
                 line,
@@ -456,7 +485,9 @@ impl Worker {
     ) -> bool {
         let block = Block {
             input,
-            bytes: slice(chunk, from.at, to).to_vec(),
+            bytes: slice(chunk, from.at, to).into(),
+            guessed: false,
+            seq: 0,
             first_line: from.line,
             after_tag_break: from.after_tag_break,
         };
@@ -532,6 +563,12 @@ pub fn check_game(
 /// order and a worker that runs ahead waits instead of piling results up.
 /// What is in flight is capped by tokens: a block of games takes one, a
 /// game larger than a block takes them all (it is checked alone).
+///
+/// With more than one worker, the reader cuts chunks where it guesses that
+/// a game starts, without lexing them (`Dealer`); the worker that checks
+/// a block confirms its end, and after a wrong guess the reader reads the
+/// input again from there and the writer drops what was dealt since. With
+/// one, the worker finds each cut as it checks (`Inline`).
 pub fn run(
     inputs: &[Input],
     jobs: usize,
@@ -555,49 +592,49 @@ pub fn run(
     for _ in 0..in_flight {
         let _ = tokens_tx.send(());
     }
-    type Parts = crossbeam_channel::Receiver<Checked>;
-    let (work_tx, work_rx) =
-        crossbeam_channel::bounded::<(Piece, crossbeam_channel::Sender<Checked>)>(jobs);
-    let (order_tx, order_rx) = crossbeam_channel::bounded::<(Parts, usize)>(in_flight);
-    let stop = Arc::new(AtomicU64::new(0));
+    let (work_tx, work_rx) = crossbeam_channel::bounded::<Work>(jobs);
+    let (order_tx, order_rx) = crossbeam_channel::bounded::<Order>(in_flight);
+    let (confirm_tx, confirm_rx) = crossbeam_channel::unbounded::<Confirmed>();
+    let stop = AtomicU64::new(0);
+    let epoch = AtomicU64::new(0);
     std::thread::scope(|scope| {
-        let reader_stop = stop.clone();
-        scope.spawn(move || {
-            read_inputs(inputs, line_offset, counter, &mut |piece: Piece| {
-                // A game larger than a block is checked alone: checking one
-                // takes about ten times its size (a token per move), so a
-                // few at once would take hundreds of MiB.
-                let tokens = if piece.weight() > BLOCK_BYTES {
-                    in_flight
-                } else {
-                    1
-                };
-                for _ in 0..tokens {
-                    if reader_stop.load(Ordering::Relaxed) != 0 || tokens_rx.recv().is_err() {
-                        return false;
-                    }
-                }
-                let (parts_tx, parts_rx) = crossbeam_channel::bounded(PARTS_QUEUED);
-                order_tx.send((parts_rx, tokens)).is_ok() && work_tx.send((piece, parts_tx)).is_ok()
-            });
-        });
+        let mut dealer = Dealer {
+            in_flight,
+            tokens: tokens_rx,
+            order: order_tx,
+            work: work_tx,
+            confirmations: confirm_rx,
+            stop: &stop,
+            epoch: &epoch,
+        };
+        scope.spawn(move || read_inputs(inputs, line_offset, counter, &mut dealer));
         for _ in 0..jobs {
-            let work_rx = work_rx.clone();
+            let (work_rx, confirm_tx, epoch) = (work_rx.clone(), confirm_tx.clone(), &epoch);
             scope.spawn(move || {
                 let mut worker = task.worker();
-                for (piece, parts_tx) in work_rx {
-                    if !worker.check(piece, &mut |checked| parts_tx.send(checked).is_ok()) {
+                for (piece, parts, at) in work_rx {
+                    if !worker.check_dealt(piece, &parts, at, epoch, &confirm_tx) {
                         return;
                     }
                 }
             });
         }
-        drop(work_rx);
-        'pieces: for (parts, tokens) in &order_rx {
-            for checked in parts {
-                if !sink(checked) {
-                    stop.store(1, Ordering::Relaxed);
-                    break 'pieces;
+        drop((work_rx, confirm_tx));
+        // Pieces dealt before a wrong guess was undone are void: their
+        // results are dropped.
+        let mut void = None;
+        'pieces: for (parts, tokens, at) in &order_rx {
+            let dropped = void.is_some_and(|v| at <= v);
+            for handed in parts {
+                match handed {
+                    Handed::Checked(checked) if !dropped => {
+                        if !sink(checked) {
+                            stop.store(1, Ordering::Relaxed);
+                            break 'pieces;
+                        }
+                    }
+                    Handed::Checked(_) => {}
+                    Handed::Unconfirmed => void = Some(at),
                 }
             }
             for _ in 0..tokens {
@@ -609,10 +646,138 @@ pub fn run(
         // a sender lives, so the result channels queued here are dropped one
         // by one until the reader has gone.
         drop(tokens_tx);
-        for (parts, _) in &order_rx {
+        for (parts, _, _) in &order_rx {
             drop(parts);
         }
     });
+}
+
+/// What a worker hands the writer for one piece: its results, and after
+/// them, for a block whose guessed end was wrong, that the pieces dealt
+/// after it are void.
+enum Handed {
+    Checked(Checked),
+    Unconfirmed,
+}
+
+/// A piece for a worker: the piece, where its results go, and the epoch it
+/// was dealt in (one more after each wrong guess).
+type Work = (Piece, crossbeam_channel::Sender<Handed>, u64);
+
+/// Where the writer takes a piece's results from, in input order, with the
+/// tokens it holds and its epoch.
+type Order = (crossbeam_channel::Receiver<Handed>, usize, u64);
+
+/// A worker's confirmation of a guessed block end: the block's number, its
+/// epoch, and where its games stopped ending inside it if the guess was
+/// wrong.
+type Confirmed = (u64, u64, Option<Tail>);
+
+/// The reader's side of the run: deals pieces to the workers in turn, each
+/// with a channel for its results that the writer takes in order, and
+/// cuts chunks at guessed game starts, which the workers confirm.
+struct Dealer<'a> {
+    in_flight: usize,
+    tokens: crossbeam_channel::Receiver<()>,
+    order: crossbeam_channel::Sender<Order>,
+    work: crossbeam_channel::Sender<Work>,
+    confirmations: crossbeam_channel::Receiver<Confirmed>,
+    stop: &'a AtomicU64,
+    epoch: &'a AtomicU64,
+}
+
+impl Pieces for Dealer<'_> {
+    fn piece(&mut self, piece: Piece) -> bool {
+        // A game larger than a block is checked alone: checking one
+        // takes about ten times its size (a token per move), so a
+        // few at once would take hundreds of MiB.
+        let tokens = if piece.weight() > BLOCK_BYTES {
+            self.in_flight
+        } else {
+            1
+        };
+        for _ in 0..tokens {
+            if self.stop.load(Ordering::Relaxed) != 0 || self.tokens.recv().is_err() {
+                return false;
+            }
+        }
+        let epoch = self.epoch.load(Ordering::Relaxed);
+        let (parts_tx, parts_rx) = crossbeam_channel::bounded(PARTS_QUEUED);
+        self.order.send((parts_rx, tokens, epoch)).is_ok()
+            && self.work.send((piece, parts_tx, epoch)).is_ok()
+    }
+
+    fn guesses(&self) -> bool {
+        true
+    }
+
+    fn confirmation(&mut self, wait: bool) -> Confirmation {
+        let epoch = self.epoch.load(Ordering::Relaxed);
+        loop {
+            let next = if wait {
+                // The writer may stop meanwhile, and the worker that had
+                // the block with it: then no confirmation comes.
+                match (self.confirmations).recv_timeout(std::time::Duration::from_millis(20)) {
+                    Ok(next) => Some(next),
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout)
+                        if self.stop.load(Ordering::Relaxed) == 0 =>
+                    {
+                        continue;
+                    }
+                    Err(_) => None,
+                }
+            } else {
+                match self.confirmations.try_recv() {
+                    Ok(next) => Some(next),
+                    Err(crossbeam_channel::TryRecvError::Empty) => return Confirmation::Pending,
+                    Err(crossbeam_channel::TryRecvError::Disconnected) => None,
+                }
+            };
+            match next {
+                // Of blocks dealt before the last wrong guess: void.
+                Some((_, at, _)) if at != epoch => {}
+                Some((seq, _, tail)) => return Confirmation::On(seq, tail),
+                None => return Confirmation::Gone,
+            }
+        }
+    }
+
+    fn rolled_back(&mut self) {
+        self.epoch.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Worker {
+    /// Checks a piece dealt in epoch `at`, handing its results to `parts`,
+    /// unless a wrong guess before it has made it void; confirms a guessed
+    /// block end. Returns false when the run is stopping.
+    fn check_dealt(
+        &mut self,
+        piece: Piece,
+        parts: &crossbeam_channel::Sender<Handed>,
+        at: u64,
+        epoch: &AtomicU64,
+        confirm: &crossbeam_channel::Sender<Confirmed>,
+    ) -> bool {
+        if at < epoch.load(Ordering::Relaxed) {
+            return true;
+        }
+        let guessed = match &piece {
+            Piece::Block(block) if block.guessed => Some(block.seq),
+            _ => None,
+        };
+        if !self.check(piece, &mut |checked| {
+            parts.send(Handed::Checked(checked)).is_ok()
+        }) {
+            return false;
+        }
+        let Some(seq) = guessed else {
+            return true;
+        };
+        let tail = self.unconfirmed.take();
+        let _ = confirm.send((seq, at, tail));
+        tail.is_none() || parts.send(Handed::Unconfirmed).is_ok()
+    }
 }
 
 #[cfg(test)]
@@ -714,7 +879,9 @@ mod tests {
             }
             let block = Block {
                 input: 0,
-                bytes,
+                bytes: bytes.into(),
+                guessed: false,
+                seq: 0,
                 first_line: 1,
                 after_tag_break: false,
             };
@@ -764,6 +931,8 @@ mod tests {
             Piece::Block(b) => Piece::Block(Block {
                 input: b.input,
                 bytes: b.bytes.clone(),
+                guessed: b.guessed,
+                seq: b.seq,
                 first_line: b.first_line,
                 after_tag_break: b.after_tag_break,
             }),
@@ -913,6 +1082,54 @@ mod tests {
         }
     }
 
+    /// Blocks cut at guessed game starts read what one thread reads when
+    /// the guesses are wrong: games whose comments hold whole games (tags,
+    /// blank lines, moves), one of them longer than a chunk, so that a
+    /// chunk's last blank line and `[` are inside it, and one too large to
+    /// read, so that bytes are skipped after wrong guesses.
+    #[test]
+    fn wrong_guesses_are_read_again() {
+        let inner = b"1. d4 d5 *\n\n[Event \"inside\"]\n[White \"I\"]\n\n1. c4 *\n\n";
+        let game = |white: &str, comment_bytes: usize| {
+            let mut g = format!("[Event \"E\"]\n[White \"{white}\"]\n\n1. e4 {{\n").into_bytes();
+            while g.len() < comment_bytes {
+                g.extend_from_slice(inner);
+            }
+            g.extend_from_slice(b"} e5 2. Nf3 *\n\n");
+            g
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn");
+        for (case, long) in [BLOCK_BYTES * 3 / 2, MAX_GAME_BYTES + BLOCK_BYTES]
+            .into_iter()
+            .enumerate()
+        {
+            let mut bytes = Vec::new();
+            for i in 0..3000 {
+                bytes.extend(game(&format!("before {i}"), 60));
+            }
+            bytes.extend(game("long", long));
+            for i in 0..30_000 {
+                bytes.extend(game(&format!("after {i}"), (i % 7) * 40));
+            }
+            std::fs::write(&path, &bytes).unwrap();
+            let (one, one_copy) = run_rows(&path, 1);
+            if case == 0 {
+                assert_eq!(one.len(), 33_001);
+            } else {
+                // Reading goes on at the first blank line and `[` after the
+                // game's start, inside its comment.
+                assert!(one.iter().any(|row| row.contains("game-too-large")));
+                assert!(one.len() > 33_001);
+            }
+            for jobs in [2, 3] {
+                let (many, many_copy) = run_rows(&path, jobs);
+                assert_eq!(one, many, "case {case}, {jobs} threads");
+                assert!(one_copy == many_copy, "case {case}: the copies differ");
+            }
+        }
+    }
+
     #[test]
     fn a_game_too_large_is_one_row() {
         let mut pgn = b"[Event \"before\"]\n[Result \"*\"]\n\n1. e4 *\n\n".to_vec();
@@ -1000,7 +1217,9 @@ mod tests {
         let mut worker = Worker::new(Judging::default(), true);
         let whole = worker.check_block(&Block {
             input: 0,
-            bytes: bytes.clone(),
+            bytes: bytes.clone().into(),
+            guessed: false,
+            seq: 0,
             first_line: 1,
             after_tag_break: false,
         });
@@ -1023,7 +1242,9 @@ mod tests {
             let (block, tail) = rest.split_at(cut);
             pieces.extend(worker.check_block(&Block {
                 input: 0,
-                bytes: block.to_vec(),
+                bytes: block.into(),
+                guessed: false,
+                seq: 0,
                 first_line: line,
                 after_tag_break: false,
             }));
