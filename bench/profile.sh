@@ -81,7 +81,11 @@ a_self = selfs("arbiter")
 A = program("arbiter")
 stream = total(a_tot, "read::blocks::read_stream")
 # At -j 1 the worker is called through `Pieces` (cut and piece).
-worker = sum(edge(a_edges, "read::blocks::read_stream", callee)
+# The reading of one input (`read_stream`, its `Stream` and the methods of
+# it that are not inlined) calls the worker through `Pieces`.
+readers = ("read::blocks::read_stream", "read::blocks::Stream::read", "read::blocks::Stream::hand_on",
+           "read::blocks::Stream::too_large")
+worker = sum(edge(a_edges, reader, callee) for reader in readers
              for callee in ("run::pipeline::run::{{closure}}", "Pieces>::cut", "Pieces>::piece"))
 audit = total(a_tot, "checks::audit")
 resolve = edge(a_edges, "checks::audit", "board::lenient::resolve")
@@ -89,17 +93,19 @@ play = edge(a_edges, "checks::audit", "Position>::play_unchecked")
 history = edge(a_edges, "checks::audit", "History::examine") + edge(a_edges, "checks::audit", "History::new_stretch")
 winnable = edge(a_edges, "checks::audit", "board::winnable::winnability")
 # The worker's scans: every scan but a cutting one, made by the reader.
-cutting = edge(a_edges, "read::blocks::read_stream", "read::lexer::Lexed::scan") \
+cutting = sum(edge(a_edges, reader, "read::lexer::Lexed::scan") for reader in readers) \
     + edge(a_edges, "read::lexer::last_game_start", "read::lexer::Lexed::scan")
 scan = total(a_tot, "read::lexer::Lexed::scan") - cutting
-read_san = total(a_tot, "shakmaty::san::Reader::read_san")
+# Called from the lexer (the tree lists no total for a small leaf).
+read_san = sum(n for (a, b), n in a_edges.items()
+               if "read::lexer" in a and b.endswith("shakmaty::san::Reader::read_san"))
 writer = total(a_tot, "run::run::{{closure}}")
 fill_tags = total(a_tot, "report::GameResult::fill_tags")
 fingerprint = total(a_tot, "read::game::RawGame::fingerprint")
 arbiter_rows = [
     ("reading: filling chunks, counting lines, cutting blocks where the reader does", stream - worker + cutting),
-    ("lexing: tags, tokens, move numbers, comments", scan - read_san),
-    ("SAN parsing (shakmaty's `read_san`, called by the lexer)", read_san),
+    ("lexing: tags, tokens, move numbers, comments, the common forms of SAN", scan - read_san),
+    ("SAN parsing (shakmaty's `read_san`, for the forms the lexer hands it)", read_san),
     ("SAN resolution (`lenient::resolve`, `board::san::to_move`)", resolve),
     ("make move (`play_unchecked`)", play),
     ("hashing and history (`History::examine`, `new_stretch`)", history),
