@@ -5,7 +5,7 @@
 //! may have, a tournament's report file; [`notation`] what a move token says
 //! before any board; [`listed`] bounds what can repeat within a game.
 //!
-//! Where a game starts is decided in four places, each for its reason:
+//! Where a game starts is decided in five places, each for its reason:
 //!
 //! - [`lexer`] reads a game as pgn-reader does, with two boundary rules of
 //!   its own (a blank line in movetext ends a game only after its
@@ -14,6 +14,10 @@
 //! - [`lexer::last_game_start`] is where [`blocks`] may end a block: exactly
 //!   where the lexer, reading the whole input, would end a game, so a block
 //!   never splits one.
+//! - [`lexer::guess_game_start`] is where [`blocks`] guesses a block ends
+//!   when workers on other threads check the blocks: a guess, cheaper than
+//!   reading, that the worker checking the block confirms as the lexer's
+//!   end of its last game; a wrong one is read again.
 //! - `blocks::next_tagged_start`, after a game too large to read: any `[`
 //!   that starts a line after a blank line, looser than the lexer, because
 //!   what comes before is junk that no rule can read.

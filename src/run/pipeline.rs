@@ -514,6 +514,11 @@ impl Pieces for Inline<'_> {
         first_line: u64,
         after_tag_break: bool,
     ) -> Option<(Cut, bool)> {
+        if chunk.len() > BLOCK_BYTES {
+            // A game larger than a block: its end is found by skimming, so
+            // that a game too large to read is never lexed move by move.
+            return Some((lexer::last_game_start(chunk), false));
+        }
         let at = Mark {
             at: 0,
             line: first_line,
@@ -1032,7 +1037,8 @@ mod tests {
 
     /// One thread, which finds where each chunk is cut while it checks the
     /// chunk's games, reads the same games as two threads, whose reader
-    /// cuts blocks with a skimming scan: on inputs of several chunks that
+    /// cuts blocks at guessed game starts (with a skimming scan where it
+    /// guesses none): on inputs of several chunks that
     /// mix games, header-only games that end at a tag break (runs of them
     /// longer than a chunk among them), blank lines and comments that hold
     /// what looks like a game start.
