@@ -615,7 +615,9 @@ pub fn run(
         scope.spawn(move || read_inputs(inputs, line_offset, counter, &mut dealer));
         for _ in 0..jobs {
             let (work_rx, confirm_tx, epoch) = (work_rx.clone(), confirm_tx.clone(), &epoch);
+            let stop = &stop;
             scope.spawn(move || {
+                let _stop = StopOnPanic(stop);
                 let mut worker = task.worker();
                 for (piece, parts, at) in work_rx {
                     if !worker.check_dealt(piece, &parts, at, epoch, &confirm_tx) {
@@ -655,6 +657,19 @@ pub fn run(
             drop(parts);
         }
     });
+}
+
+/// Stops the run if a worker panics, so that the reader does not wait for
+/// a confirmation that will not come; the panic is raised where the run's
+/// threads are joined.
+struct StopOnPanic<'a>(&'a AtomicU64);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(1, Ordering::Relaxed);
+        }
+    }
 }
 
 /// What a worker hands the writer for one piece: its results, and after
