@@ -34,6 +34,9 @@ pub const BLOCK_BYTES: usize = 1 << 20;
 /// or a stream of junk cannot make the reader hold an archive in memory.
 pub const MAX_GAME_BYTES: usize = 4 << 20;
 
+/// Buffers of blocks done with that the reader keeps for the next blocks.
+const SPARE_BUFFERS: usize = 2;
+
 /// Bytes of a game too large that are kept to read its tags.
 const TOO_LARGE_HEAD: usize = 64 << 10;
 
@@ -48,7 +51,7 @@ pub struct Block {
     pub input: usize,
     /// The games' bytes; where `guessed`, followed by the `[` that starts
     /// the next game, which is not the block's.
-    pub bytes: Arc<[u8]>,
+    pub bytes: Arc<Vec<u8>>,
     /// The block ends where the reader guessed that the next game starts:
     /// the worker confirms that its last game ends there ([`Tail`]).
     pub guessed: bool,
@@ -245,6 +248,7 @@ pub fn read_stream(
         guessing: emit.guesses(),
         held: VecDeque::new(),
         seq: 0,
+        spare: Vec::new(),
         error: None,
     };
     stream.read(emit)
@@ -290,7 +294,7 @@ impl Read for Source<'_> {
 /// confirmed.
 struct Held {
     seq: u64,
-    bytes: Arc<[u8]>,
+    bytes: Arc<Vec<u8>>,
     /// The block's own bytes (less the next game's `[` of a guess).
     len: usize,
     guessed: bool,
@@ -327,6 +331,8 @@ struct Stream<'a> {
     held: VecDeque<Held>,
     /// Blocks handed on so far.
     seq: u64,
+    /// Buffers of blocks done with, for the next blocks.
+    spare: Vec<Vec<u8>>,
     /// A read that failed, said after what was read before it.
     error: Option<io::Error>,
 }
@@ -409,13 +415,15 @@ impl Stream<'_> {
         let block = self.chunk.get(..at).unwrap_or_default();
         let lines = memchr::memchr_iter(b'\n', block).count() as u64;
         let end = if guessed { at + 1 } else { at };
-        // The block gets an allocation of its own size; the chunk buffer
-        // keeps its capacity for the next read. Games already handed on
-        // make no block.
-        let bytes: Arc<[u8]> = if handed {
+        // The block gets a buffer of its own (one given back, where
+        // guesses are confirmed); the chunk buffer keeps its capacity for
+        // the next read. Games already handed on make no block.
+        let bytes = if handed {
             Arc::default()
         } else {
-            self.chunk.get(..end).unwrap_or_default().into()
+            let mut bytes = self.spare.pop().unwrap_or_default();
+            bytes.extend_from_slice(self.chunk.get(..end).unwrap_or_default());
+            Arc::new(bytes)
         };
         self.chunk.drain(..at);
         if self.chunk.capacity() > BLOCK_BYTES * 2 {
@@ -497,7 +505,8 @@ impl Stream<'_> {
             while let Some(front) = self.held.front() {
                 match (front.guessed, front.verdict) {
                     (false, _) | (true, Some(None)) => {
-                        self.held.pop_front();
+                        let done = self.held.pop_front().map(|h| h.bytes);
+                        self.give_back(done);
                     }
                     (true, Some(Some(tail))) => {
                         self.roll_back(tail);
@@ -519,6 +528,19 @@ impl Stream<'_> {
                 }
                 Confirmation::Gone => return Settled::Gone,
             }
+        }
+    }
+
+    /// Keeps the buffer of a block no worker holds any more for the next
+    /// block: buffers of a block's size are mapped pages of their own, and
+    /// mapping them for every block costs page faults.
+    fn give_back(&mut self, done: Option<Arc<Vec<u8>>>) {
+        if let Some(mut bytes) = done.and_then(|done| Arc::try_unwrap(done).ok())
+            && self.spare.len() < SPARE_BUFFERS
+            && bytes.capacity() <= 2 * BLOCK_BYTES
+        {
+            bytes.clear();
+            self.spare.push(bytes);
         }
     }
 

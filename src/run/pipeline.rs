@@ -485,7 +485,7 @@ impl Worker {
     ) -> bool {
         let block = Block {
             input,
-            bytes: slice(chunk, from.at, to).into(),
+            bytes: Arc::new(slice(chunk, from.at, to).to_vec()),
             guessed: false,
             seq: 0,
             first_line: from.line,
@@ -1263,7 +1263,7 @@ mod tests {
             let (block, tail) = rest.split_at(cut);
             pieces.extend(worker.check_block(&Block {
                 input: 0,
-                bytes: block.into(),
+                bytes: Arc::new(block.to_vec()),
                 guessed: false,
                 seq: 0,
                 first_line: line,
