@@ -1001,8 +1001,14 @@ impl Lexed {
         match read_san(cur.rest()) {
             Ok((san, n)) => {
                 cur.skip(n);
-                if cur.peek().is_none_or(is_token_end) {
+                let next = cur.peek();
+                if next.is_none_or(is_token_end) {
                     self.san(san, line, start, cur.pos, None);
+                    // The blank between two moves, as `scan_movetext` would
+                    // pass it, without going back to it.
+                    if next == Some(b' ') {
+                        cur.skip(1);
+                    }
                 } else {
                     let end = cur.token_end();
                     self.lenient_or_unreadable(cur, line, start, end);
