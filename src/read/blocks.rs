@@ -34,6 +34,11 @@ pub const BLOCK_BYTES: usize = 1 << 20;
 /// or a stream of junk cannot make the reader hold an archive in memory.
 pub const MAX_GAME_BYTES: usize = 4 << 20;
 
+/// Blocks of an input cut exactly before the reader guesses: every guess
+/// must be confirmed before the next input is read, which leaves workers
+/// idle for about a block's check, so a short input is not worth it.
+pub const GUESS_AFTER: u64 = 4;
+
 /// Buffers of blocks done with that the reader keeps for the next blocks.
 const SPARE_BUFFERS: usize = 2;
 
@@ -348,8 +353,8 @@ impl Stream<'_> {
                     true
                 }
             };
-            // Verdicts that have come in; at the input's end, all of them.
-            match self.settle(emit, eof) {
+            // Confirmations that have come in.
+            match self.settle(emit, false) {
                 Settled::Held => {}
                 Settled::RolledBack => continue,
                 Settled::Gone => return false,
@@ -359,8 +364,7 @@ impl Stream<'_> {
                     at: self.chunk.len(),
                     after_tag_break: false,
                 }
-            } else if let Some(at) = self
-                .guessing
+            } else if let Some(at) = (self.guessing && self.seq >= GUESS_AFTER)
                 .then(|| lexer::guess_game_start(&self.chunk))
                 .flatten()
             {
@@ -396,6 +400,13 @@ impl Stream<'_> {
             };
             if !self.hand_on(emit, cut.at, false, false) {
                 return false;
+            }
+            // Every guess must hold before the next input is read; the last
+            // block is checked meanwhile (and dropped if one does not).
+            match self.settle(emit, true) {
+                Settled::Held => {}
+                Settled::RolledBack => continue,
+                Settled::Gone => return false,
             }
             return match self.error.take() {
                 Some(err) => emit.piece(Piece::Problem {

@@ -803,6 +803,7 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::blocks::GUESS_AFTER;
     use crate::{finding::Kind, read::input};
 
     /// A small deterministic generator (xorshift), so failures reproduce.
@@ -1126,10 +1127,17 @@ mod tests {
             .into_iter()
             .enumerate()
         {
+            // Games without a game in their comments first, longer than
+            // the blocks an input is cut exactly into before guesses.
             let mut bytes = Vec::new();
-            for i in 0..3000 {
-                bytes.extend(game(&format!("before {i}"), 60));
+            let pad = "p".repeat(1000);
+            for i in 0..5000 {
+                let before = format!(
+                    "[Event \"E\"]\n[Annotator \"{pad}\"]\n[White \"before {i}\"]\n\n1. e4 e5 *\n\n"
+                );
+                bytes.extend_from_slice(before.as_bytes());
             }
+            assert!(bytes.len() > (GUESS_AFTER as usize + 1) * BLOCK_BYTES);
             // A header-only game before it: the long game starts after a
             // tag break.
             bytes.extend_from_slice(b"[Event \"H\"]\n[White \"header only\"]\n\n");
@@ -1140,12 +1148,12 @@ mod tests {
             std::fs::write(&path, &bytes).unwrap();
             let (one, one_copy) = run_rows(&path, 1);
             if case == 0 {
-                assert_eq!(one.len(), 33_002);
+                assert_eq!(one.len(), 35_002);
             } else {
                 // Reading goes on at the first blank line and `[` after the
                 // game's start, inside its comment.
                 assert!(one.iter().any(|row| row.contains("game-too-large")));
-                assert!(one.len() > 33_002);
+                assert!(one.len() > 35_002);
             }
             for jobs in [2, 3] {
                 let (many, many_copy) = run_rows(&path, jobs);
