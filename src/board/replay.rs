@@ -239,7 +239,7 @@ pub fn wrong_suffix(written: Option<Suffix>, after: &Chess, last: bool) -> Optio
 pub fn board_suffix(pos: &Chess, last: bool) -> Option<Suffix> {
     if !pos.is_check() {
         None
-    } else if last && pos.is_checkmate() {
+    } else if last && !crate::board::san::has_legal_move(pos) {
         Some(Suffix::Checkmate)
     } else {
         Some(Suffix::Check)

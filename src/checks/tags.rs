@@ -116,7 +116,7 @@ fn tag_lines(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
 
 /// Tag values that are not UTF-8, named in one finding.
 fn encoding(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
-    if game.tags.ascii_pairs().is_some() {
+    if game.tags.is_ascii() {
         return;
     }
     let mut not_utf8 = game

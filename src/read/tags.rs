@@ -53,13 +53,18 @@ impl Tags {
         })
     }
 
-    /// The pairs as text, when every byte of them is ASCII (as in most
-    /// games): one test for all of them, where each value would otherwise
-    /// be checked for UTF-8 on its own.
+    /// Whether every byte of the pairs is ASCII (as in most games): one
+    /// test for all of them, where each value would otherwise be checked
+    /// for UTF-8 on its own.
+    pub fn is_ascii(&self) -> bool {
+        self.bytes.is_ascii()
+    }
+
+    /// The pairs as text, when they are all ASCII ([`Tags::is_ascii`]).
     pub fn ascii_pairs(&self) -> Option<impl Iterator<Item = (&str, &str)>> {
         let text = std::str::from_utf8(&self.bytes)
             .ok()
-            .filter(|text| text.is_ascii())?;
+            .filter(|_| self.is_ascii())?;
         Some(self.spans.iter().map(move |&(a, b, c)| {
             (
                 text.get(a..b).unwrap_or_default(),
