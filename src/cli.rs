@@ -54,6 +54,19 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub findings: Option<PathBuf>,
 
+    /// The form of the findings report. csv: one row per finding, with
+    /// every column (the default, unless the findings go to a terminal);
+    /// concise: `file:line:game: severity code message`, one line each (the
+    /// default on a terminal); json-lines: one JSON object per finding,
+    /// with the CSV's columns; github: GitHub Actions workflow commands,
+    /// shown as annotations; sarif: one SARIF 2.1.0 log, for code-scanning
+    /// uploads; junit: JUnit XML, a test suite per input and a test case
+    /// per game with findings (failed when one reaches --fail-on), for
+    /// GitLab and Jenkins. The games report, the baseline and its update
+    /// are CSV whatever this is.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<OutputFormat>,
+
     /// Also write the games report (CSV, one row per game) to this file
     /// (`-`: standard output).
     #[arg(long, value_name = "FILE")]
@@ -266,6 +279,23 @@ pub enum FailOn {
     Info,
     /// Never fail because of findings.
     Never,
+}
+
+/// `--output-format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// CSV, one row per finding.
+    Csv,
+    /// One line per finding: `file:line:game: severity code message`.
+    Concise,
+    /// One JSON object per line, with the CSV's columns.
+    JsonLines,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// SARIF 2.1.0, for code-scanning uploads.
+    Sarif,
+    /// JUnit XML, a test case per game with findings.
+    Junit,
 }
 
 /// `--rules` values.

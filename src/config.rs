@@ -9,14 +9,14 @@ use std::{
 use crate::{
     board::rules::Edition,
     board::winnable::Search,
-    cli::{Cli, FailOn, Rules, WinnabilitySearch},
+    cli::{Cli, FailOn, OutputFormat, Rules, WinnabilitySearch},
     finding::Severity,
     output::{self, Output, corrected},
     read::{
         input::{self, Input},
         shard,
     },
-    report::Selection,
+    report::{Selection, format::Format},
 };
 
 /// Everything a run needs to know.
@@ -26,6 +26,8 @@ pub struct Config {
     pub inputs: Vec<Input>,
     /// The findings report.
     pub findings: Output,
+    /// Its form.
+    pub output_format: Format,
     /// The games report, if asked for.
     pub games: Option<Output>,
     /// The summary as JSON, if asked for.
@@ -105,7 +107,7 @@ impl Config {
             FailOn::Info => Some(Severity::Info),
             FailOn::Never => None,
         };
-        let options = options(&cli, jobs);
+        let mut options = options(&cli, jobs);
         let usage = |e: crate::report::selection::SelectionError| UsageError(e.to_string());
         let mut selection =
             Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(usage)?;
@@ -160,8 +162,11 @@ impl Config {
             .map(|out| corrected::plan(&inputs, &read, out, &reports))
             .transpose()
             .map_err(UsageError)?;
+        let output_format = output_format(cli.output_format, &findings);
+        options["output_format"] = output_format.name().into();
         Ok(Config {
             inputs,
+            output_format,
             findings,
             games,
             summary,
@@ -194,6 +199,21 @@ impl Config {
             count: cli.count,
             trf,
         })
+    }
+}
+
+/// The findings report's form: as asked, else `concise` when the findings go
+/// to a terminal, CSV otherwise.
+fn output_format(asked: Option<OutputFormat>, findings: &Output) -> Format {
+    match asked {
+        Some(OutputFormat::Csv) => Format::Csv,
+        Some(OutputFormat::Concise) => Format::Concise,
+        Some(OutputFormat::JsonLines) => Format::JsonLines,
+        Some(OutputFormat::Github) => Format::Github,
+        Some(OutputFormat::Sarif) => Format::Sarif,
+        Some(OutputFormat::Junit) => Format::Junit,
+        None if *findings == Output::Stdout && io::stdout().is_terminal() => Format::Concise,
+        None => Format::Csv,
     }
 }
 

@@ -3,7 +3,7 @@
 //! page ([`page`]) gathered as they go. The report decides no finding: the
 //! run-wide ones come from [`checks::across`](crate::checks::across).
 
-use std::{borrow::Cow, io::Write};
+use std::io::Write;
 
 use serde::Serialize;
 
@@ -21,12 +21,14 @@ use crate::{
 };
 
 pub mod cell;
+pub mod format;
 pub mod page;
 pub mod selection;
 pub mod summary;
 
 pub use self::{
     cell::{CELL_MAX, cell},
+    format::FINDINGS_HEADER,
     selection::Selection,
     summary::{FixCounts, InputCounts, Summary},
 };
@@ -63,12 +65,6 @@ pub fn read_back(bytes: &[u8]) -> Result<Vec<csv::StringRecord>, String> {
     }
     Ok(rows)
 }
-
-/// The findings report's columns, in order.
-pub const FINDINGS_HEADER: [&str; 17] = [
-    "file", "game", "line", "white", "black", "date", "round", "result", "ply", "move", "san",
-    "severity", "code", "rule", "message", "fen", "game_id",
-];
 
 /// The games report's columns, in order.
 pub const GAMES_HEADER: [&str; 19] = [
@@ -290,63 +286,32 @@ impl TagColumns {
     }
 }
 
-/// The cells both reports write for a game, made safe once.
+/// What both reports write of a game, as the input has it.
 struct Cells<'a> {
-    /// The input's name as the run knows it (for the baseline), and its
-    /// cell.
+    /// The input's name as the run knows it.
     name: &'a str,
-    file: Cow<'a, str>,
     number: u64,
-    white: Cow<'a, str>,
-    black: Cow<'a, str>,
-    date: Cow<'a, str>,
-    round: Cow<'a, str>,
-    result: Cow<'a, str>,
-    id: String,
-}
-
-impl<'a> Cells<'a> {
-    fn of(name: &'a str, number: u64, game: &'a GameResult, raw: bool) -> Cells<'a> {
-        let text = |t| cell(t, raw);
-        Cells {
-            name,
-            // The name of standard input is the tool's own `-`.
-            file: if name == "-" {
-                Cow::Borrowed(name)
-            } else {
-                text(name)
-            },
-            number,
-            white: text(game.white()),
-            black: text(game.black()),
-            date: text(game.date()),
-            round: text(game.round()),
-            result: text(game.result()),
-            id: game_id(game.fingerprint),
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct FindingRow<'a> {
-    file: &'a str,
-    game: u64,
-    line: u64,
     white: &'a str,
     black: &'a str,
     date: &'a str,
     round: &'a str,
     result: &'a str,
-    ply: Option<u32>,
-    #[serde(rename = "move")]
-    number: &'a str,
-    san: &'a str,
-    severity: &'a str,
-    code: &'a str,
-    rule: &'a str,
-    message: &'a str,
-    fen: &'a str,
-    game_id: &'a str,
+    id: String,
+}
+
+impl<'a> Cells<'a> {
+    fn of(name: &'a str, number: u64, game: &'a GameResult) -> Cells<'a> {
+        Cells {
+            name,
+            number,
+            white: game.white(),
+            black: game.black(),
+            date: game.date(),
+            round: game.round(),
+            result: game.result(),
+            id: game_id(game.fingerprint),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -382,7 +347,7 @@ pub fn game_id(fingerprint: Option<u128>) -> String {
 
 /// Writes both reports.
 pub struct Report {
-    findings: csv::Writer<Box<dyn Write + Send>>,
+    findings: format::FindingsWriter,
     games: Option<csv::Writer<Box<dyn Write + Send>>>,
     /// Cells as they are (`--raw-csv`), not made safe for spreadsheets.
     raw: bool,
@@ -405,25 +370,18 @@ impl Report {
     /// Starts both reports, writing their headers (unless `header` is
     /// false: a shard's reports, to be joined).
     pub fn new(
-        findings: Box<dyn Write + Send>,
+        findings: format::FindingsWriter,
         games: Option<Box<dyn Write + Send>>,
         raw: bool,
         edition: Edition,
         header: bool,
     ) -> csv::Result<Report> {
         // Headers are written here, so that an empty report still has one.
-        let builder = || {
-            let mut b = csv::WriterBuilder::new();
-            b.has_headers(false);
-            b
-        };
-        let mut findings = builder().from_writer(findings);
-        if header {
-            findings.write_record(FINDINGS_HEADER)?;
-        }
         let games = match games {
             Some(out) => {
-                let mut w = builder().from_writer(out);
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(out);
                 if header {
                     w.write_record(GAMES_HEADER)?;
                 }
@@ -483,7 +441,7 @@ impl Report {
             self.summary.count_game(game.verdict.plies);
             return Ok(());
         }
-        let cells = Cells::of(file, number, game, self.raw);
+        let cells = Cells::of(file, number, game);
         let mut counts = [0usize; 3];
         let mut shown = Vec::new();
         for f in game.findings.iter().chain(&across) {
@@ -512,6 +470,7 @@ impl Report {
             };
             page.game(&facts, &shown, self.edition);
         }
+        self.findings.end_game()?;
         self.write_game_row(&cells, game, counts)
     }
 
@@ -521,29 +480,27 @@ impl Report {
         if !self.selection.keeps(f.kind) {
             return Ok(None);
         }
-        let text = |t| cell(t, self.raw);
         let severity = f.kind.severity();
         let (ply, number_label, san) = match &f.mv {
             Some(m) => (Some(m.ply), m.number.as_str(), m.san.as_str()),
             None => (None, "", ""),
         };
-        let row = FindingRow {
-            file: &cells.file,
+        let located = format::Located {
+            file: cells.name,
             game: cells.number,
             line: f.line,
-            white: &cells.white,
-            black: &cells.black,
-            date: &cells.date,
-            round: &cells.round,
-            result: &cells.result,
+            white: cells.white,
+            black: cells.black,
+            date: cells.date,
+            round: cells.round,
+            result: cells.result,
             ply,
             number: number_label,
-            san: &text(san),
-            severity: severity.as_str(),
-            code: f.kind.code(),
+            san,
+            kind: f.kind,
             rule: f.rule.cite(self.edition),
-            message: &text(&f.message),
-            fen: &text(&f.fen),
+            message: &f.message,
+            fen: &f.fen,
             game_id: &cells.id,
         };
         let at = selection::Place {
@@ -554,7 +511,7 @@ impl Report {
         if self.selection.in_baseline(&at, f.kind, ply, san) {
             self.summary.in_baseline += 1;
             if let Some(update) = &mut self.baseline_update {
-                update.serialize(row)?;
+                format::write_csv(update, &located, self.raw)?;
             }
             return Ok(None);
         }
@@ -565,7 +522,7 @@ impl Report {
             *input.by_severity.entry(severity.as_str()).or_default() += 1;
             *input.by_code.entry(f.kind.code()).or_default() += 1;
         }
-        self.findings.serialize(row)?;
+        self.findings.finding(&located)?;
         Ok(Some(severity))
     }
 
@@ -582,16 +539,16 @@ impl Report {
         };
         let text = |t| cell(t, self.raw);
         games.serialize(GameRow {
-            file: &cells.file,
+            file: &text(cells.name),
             game: cells.number,
             line: game.line,
             event: &text(game.event()),
             site: &text(game.site()),
-            date: &cells.date,
-            round: &cells.round,
-            white: &cells.white,
-            black: &cells.black,
-            result: &cells.result,
+            date: &text(cells.date),
+            round: &text(cells.round),
+            white: &text(cells.white),
+            black: &text(cells.black),
+            result: &text(cells.result),
             plies: game.verdict.plies,
             termination: &text(game.termination()),
             board_end: game.verdict.board_end.as_str(),
@@ -623,7 +580,6 @@ impl Report {
             page.tournament(&counts, tournament.crosstable());
         }
         self.summary.tournament = Some(counts);
-        let file = cell(tournament.name(), self.raw).into_owned();
         let at = selection::Place {
             file: tournament.name(),
             game: 0,
@@ -634,8 +590,8 @@ impl Report {
                 continue;
             }
             let severity = f.kind.severity();
-            let row = FindingRow {
-                file: &file,
+            let located = format::Located {
+                file: tournament.name(),
                 game: 0,
                 line: f.line,
                 white: "",
@@ -646,25 +602,24 @@ impl Report {
                 ply: None,
                 number: "",
                 san: "",
-                severity: severity.as_str(),
-                code: f.kind.code(),
+                kind: f.kind,
                 rule: f.rule.cite(self.edition),
-                message: &cell(&f.message, self.raw),
+                message: &f.message,
                 fen: "",
                 game_id: "",
             };
             if self.selection.in_baseline(&at, f.kind, None, "") {
                 self.summary.in_baseline += 1;
                 if let Some(update) = &mut self.baseline_update {
-                    update.serialize(row)?;
+                    format::write_csv(update, &located, self.raw)?;
                 }
                 continue;
             }
             *self.summary.by_severity.entry(severity).or_default() += 1;
             *self.summary.by_kind.entry(f.kind).or_default() += 1;
-            self.findings.serialize(row)?;
+            self.findings.finding(&located)?;
         }
-        Ok(())
+        self.findings.end_game()
     }
 
     /// Flushes both reports, writes the rest of the ratcheted baseline, and
@@ -702,7 +657,7 @@ impl Report {
         if let Some(update) = &mut self.baseline_update {
             update.flush()?;
         }
-        self.findings.flush()?;
+        self.findings.finish()?;
         if let Some(games) = &mut self.games {
             games.flush()?;
         }

@@ -47,8 +47,16 @@ pub fn audit_bytes(
 ) -> io::Result<(Vec<u8>, Vec<u8>, u64)> {
     let mut opened = input::decode(Box::new(io::Cursor::new(data.to_vec())))?;
     let (findings, games) = (SharedBuf::default(), SharedBuf::default());
-    let mut report = Report::new(
+    let out = report::format::FindingsWriter::new(
         Box::new(findings.clone()),
+        report::format::Format::Csv,
+        raw_csv,
+        true,
+        None,
+    )
+    .map_err(io::Error::other)?;
+    let mut report = Report::new(
+        out,
         Some(Box::new(games.clone())),
         raw_csv,
         judging.edition,
@@ -231,8 +239,15 @@ impl Outputs {
             None => None,
         };
         let header = !config.no_header;
-        let mut report = match Report::new(findings, games, config.raw_csv, config.edition, header)
-        {
+        let made = report::format::FindingsWriter::new(
+            findings,
+            config.output_format,
+            config.raw_csv,
+            header,
+            config.fail_on,
+        )
+        .and_then(|findings| Report::new(findings, games, config.raw_csv, config.edition, header));
+        let mut report = match made {
             Ok(report) => report,
             Err(err) if is_broken_pipe(&err) => return Err(stdout_closed(to_file)),
             Err(err) => {

@@ -4,6 +4,7 @@
 //!
 //! - `cli`: the golden fixtures and the command line's promises.
 //! - `fix`: the corrected copies (`--fix`).
+//! - `formats`: the findings report's forms (`--output-format`).
 //! - `modules`: the shape of `src/` (stages, cycles, where findings are
 //!   decided).
 //! - `page`: the audit page (`--html`).
@@ -15,6 +16,7 @@
 
 mod cli;
 mod fix;
+mod formats;
 mod modules;
 mod page;
 mod shard;
