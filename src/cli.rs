@@ -6,6 +6,21 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// The version `--version` prints: the crate's, the commit the binary was
+/// built from and that commit's date (`unknown` outside a git checkout).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("PGN_ARBITER_COMMIT"),
+    " ",
+    env!("PGN_ARBITER_COMMIT_DATE"),
+    ")"
+);
+
+/// The subcommands' names. A first argument that names an existing file
+/// or directory is read as an input, not as one of these.
+pub const SUBCOMMANDS: [&str; 4] = ["frames", "completions", "man", "help"];
+
 /// Audits PGN chess archives: replays every game by the Laws of Chess and
 /// reports, as CSV, illegal or ambiguous moves, malformed tags and movetext,
 /// draws that could have been claimed, games played on after they had ended
@@ -21,7 +36,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(
     name = "pgn-arbiter",
-    version,
+    version = VERSION,
     about,
     long_about,
     args_conflicts_with_subcommands = true
@@ -266,6 +281,17 @@ pub enum Command {
         #[arg(value_name = "FILE")]
         file: PathBuf,
     },
+    /// Write the completions for SHELL to standard output (bash: source
+    /// it, or put it in the directory bash-completion reads; zsh: a file
+    /// `_pgn-arbiter` on $fpath; fish: ~/.config/fish/completions/).
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Write the manual page (roff) to standard output:
+    /// `pgn-arbiter man > pgn-arbiter.1`.
+    Man,
 }
 
 /// `--fail-on` values.

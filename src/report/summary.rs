@@ -139,6 +139,8 @@ impl Summary {
             self.by_kind.iter().map(|(k, n)| (k.code(), *n)).collect();
         let value = serde_json::json!({
             "version": env!("CARGO_PKG_VERSION"),
+            "commit": env!("PGN_ARBITER_COMMIT"),
+            "commit_date": env!("PGN_ARBITER_COMMIT_DATE"),
             "game_id_scheme": crate::read::game::GAME_ID_SCHEME,
             "rules": rules,
             "options": options,

@@ -1717,3 +1717,107 @@ fn a_trf_that_is_no_trf_is_refused() {
         assert!(!findings.exists(), "{name}: a report was written");
     }
 }
+
+#[test]
+fn the_version_names_its_commit_and_date() {
+    let out = run_in(&fixtures(), &["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let version = text(&out.stdout);
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        text(&out.stdout).trim().to_owned()
+    };
+    // A checkout (the tests run in one): the commit built and its date.
+    let commit = git(&["rev-parse", "--short=12", "HEAD"]);
+    let date = git(&["log", "-1", "--format=%cs", "HEAD"]);
+    assert_eq!(
+        version.trim(),
+        format!(
+            "pgn-arbiter {} ({commit} {date})",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    // And the summary records the same.
+    let out = run_in(
+        &fixtures(),
+        &[
+            "-q",
+            "--summary",
+            "-",
+            "--findings",
+            "/dev/null",
+            "sample.pgn",
+        ],
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["commit"], commit.as_str());
+    assert_eq!(summary["commit_date"], date.as_str());
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_binary() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run_in(&fixtures(), &["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = text(&out.stdout);
+        // Every flag is offered.
+        for flag in ["output-format", "fail-on", "baseline-update", "trf"] {
+            assert!(script.contains(flag), "{shell}: {flag}");
+        }
+    }
+    // bash reads the script it is given.
+    let out = run_in(&fixtures(), &["completions", "bash"]);
+    let checked = Command::new("bash")
+        .args(["-n", "-c", &text(&out.stdout)])
+        .output()
+        .unwrap();
+    assert!(checked.status.success(), "{}", text(&checked.stderr));
+    let out = run_in(&fixtures(), &["man"]);
+    assert_eq!(out.status.code(), Some(0));
+    let page = text(&out.stdout);
+    assert!(page.starts_with(".ie"), "{page}");
+    assert!(page.contains(".TH pgn-arbiter 1"));
+    assert!(page.contains("output\\-format"));
+    assert_eq!(
+        run_in(&fixtures(), &["completions", "tcsh"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn a_file_named_like_a_subcommand_is_read_as_an_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    for name in ["help", "frames", "man", "completions"] {
+        fs::write(tmp.path().join(name), &sample).unwrap();
+        // First (where a subcommand stands), or after flags.
+        for args in [
+            [name, "-q", "--fail-on", "never"],
+            ["-q", "--fail-on", "never", name],
+        ] {
+            let out = run_in(tmp.path(), &args);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            let rows = pgn_arbiter::report::read_back(&out.stdout).unwrap();
+            assert_eq!(rows.len(), 14, "{args:?}");
+            // Named as given, not as the path put in its place.
+            assert!(rows.iter().all(|r| &r[0] == name), "{args:?}");
+            let noted = text(&out.stderr).contains("not the subcommand");
+            assert_eq!(noted, args[0] == name, "{args:?}");
+        }
+        fs::remove_file(tmp.path().join(name)).unwrap();
+    }
+    // Where no such file is, the subcommands are themselves.
+    let out = run_in(tmp.path(), &["help"]);
+    assert!(text(&out.stdout).contains("Usage: pgn-arbiter"));
+    let out = run_in(tmp.path(), &["man"]);
+    assert!(text(&out.stdout).contains(".TH pgn-arbiter"));
+}
