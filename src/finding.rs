@@ -230,6 +230,25 @@ kinds! {
     TruncatedGame => "truncated-game", Error, Pgn("PGN 8.2.6"), Fix::No;
     /// A variation with no move in it (`( )`, `( {comment} )`).
     EmptyVariation => "empty-variation", Warning, Pgn("PGN 8.2.5"), Fix::No;
+    /// A `{pgn-arbiter: ignore CODE}` comment that leaves out no finding of
+    /// its game, or names no code.
+    UnusedSuppression => "unused-suppression", Warning, Audit, Fix::No;
+}
+
+impl Kind {
+    /// The kind with this code.
+    pub fn from_code(code: &str) -> Option<Kind> {
+        Kind::ALL.iter().copied().find(|k| k.code() == code)
+    }
+
+    /// The code nearest to `text` (for a message about a code mistyped).
+    pub fn nearest(text: &str) -> &'static str {
+        Kind::ALL
+            .iter()
+            .map(|k| k.code())
+            .min_by_key(|code| strsim::levenshtein(code, text))
+            .unwrap_or_default()
+    }
 }
 
 impl fmt::Display for Kind {
@@ -371,6 +390,7 @@ mod tests {
                 "trf-player-mismatch",
                 "truncated-game",
                 "empty-variation",
+                "unused-suppression",
             ]
         );
     }

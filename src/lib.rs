@@ -83,6 +83,8 @@
 //!   `trf-game-missing`, `game-not-in-trf`, `trf-result-mismatch`,
 //!   `trf-colour-mismatch`, `trf-player-mismatch` (with --trf: the games
 //!   against the tournament's report file)
+//! - `src/checks/suppress.rs`: `unused-suppression` (a game's comments that
+//!   leave its findings out: judged by the writer once it has all of them)
 //!
 //! The whole path of a run, for one input in memory ([`audit_bytes`]): the
 //! games are cut, replayed and judged, and both reports written.

@@ -12,6 +12,7 @@ pub mod header;
 mod moves;
 mod result;
 mod setup;
+pub mod suppress;
 mod tags;
 pub mod verdict;
 mod wins;
@@ -329,6 +330,11 @@ mod tests {
                  [Event \"E\"][Round \"1.2\"][White \"C\"][Black \"D\"]\n\n1. e4 *\n\n\
                  [Event \"E\"][Round \"1.1\"][White \"E\"][Black \"F\"]\n\n1. e4 *",
                 Kind::DuplicateBoard,
+            ),
+            // Found when the writer has all of a game's findings.
+            (
+                "[White \"A\"]\n\n{pgn-arbiter: ignore illegal-move} 1. e4 *",
+                Kind::UnusedSuppression,
             ),
         ] {
             assert!(run_wide(pgn).contains(&kind), "{kind}: {pgn:?}");

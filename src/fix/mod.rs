@@ -13,7 +13,8 @@
 //!   are missing). A Result tag and marker that merely differ, with nothing
 //!   on the board to decide between them, are left for the arbiter.
 //! - Moves recorded after an automatic end (`played-past-*`): removed, a
-//!   comment in their place.
+//!   comment in their place that lists them; a comment among them that
+//!   accepts findings (`checks::suppress`) is kept.
 //! - Missing Seven Tag Roster tags: added as `?` (`????.??.??` for Date),
 //!   after the roster tag before them.
 //! - PlyCount: set to the plies recorded, when it is wrong or the moves

@@ -25,8 +25,18 @@ impl Rewrite<'_, '_> {
             _ => lexer::trim_blanks_end(game.bytes).len().max(start),
         };
         let removed = kept_plies_text(sans.len() - at);
-        let what = format!("{removed} recorded after the game ended by itself removed");
-        let text = self.change(kind, first.line, what);
+        let what = format!(
+            "{removed} recorded after the game ended by itself removed: {}",
+            removed_list(game.bytes, &sans[at..])
+        );
+        let mut text = self.change(kind, first.line, what);
+        // A comment that leaves findings out of the game stays with it.
+        for &(_, from, to) in &game.lexed.suppressions {
+            if from > start && to < end {
+                let comment = String::from_utf8_lossy(game.bytes.get(from..to).unwrap_or_default());
+                text.push_str(&format!(" {{{comment}}}"));
+            }
+        }
         let gap = if game.lexed.marker.is_some_and(|m| m.start >= start) {
             " "
         } else {
@@ -34,6 +44,24 @@ impl Rewrite<'_, '_> {
         };
         self.edit(start, end, format!("{text}{gap}"));
     }
+}
+
+/// The moves removed, as written: all of them up to `LISTED`, else the
+/// first ones and how many more.
+fn removed_list(bytes: &[u8], removed: &[lexer::SanToken]) -> String {
+    const LISTED: usize = 12;
+    let mut list: Vec<String> = removed
+        .iter()
+        .take(LISTED)
+        .map(|t| {
+            String::from_utf8_lossy(bytes.get(t.start..t.end).unwrap_or_default())
+                .replace(['{', '}'], "")
+        })
+        .collect();
+    if removed.len() > LISTED {
+        list.push(format!("and {} more", removed.len() - LISTED));
+    }
+    list.join(" ")
 }
 
 pub(super) fn kept_plies_text(n: usize) -> String {

@@ -231,6 +231,23 @@ pub struct Lexed {
     /// and the byte range of its text. Servers write how a game ended and
     /// the clocks (`[%clk h:mm:ss]`) there; they are read only when needed.
     pub recent_comments: [Option<(usize, usize, usize)>; 3],
+    /// The mainline comments that leave findings out of the game
+    /// (`{pgn-arbiter: ignore CODE, ...}`, [`is_suppression`]): the line
+    /// of each and the byte range of its text.
+    pub suppressions: Vec<(u64, usize, usize)>,
+}
+
+/// Whether a comment's text (from its first non-blank byte) asks for
+/// findings of the game to be left out: `pgn-arbiter:` then `ignore`.
+pub fn is_suppression(text: &[u8]) -> bool {
+    text.strip_prefix(b"pgn-arbiter:")
+        .map(<[u8]>::trim_ascii_start)
+        .is_some_and(|rest| {
+            rest.starts_with(b"ignore")
+                && rest
+                    .get(6)
+                    .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'-')
+        })
 }
 
 /// The seconds of a `[%clk h:mm:ss(.f)]` command in a comment.
@@ -594,6 +611,7 @@ impl Lexed {
         self.tag_break = None;
         self.names.clear();
         self.recent_comments = [None; 3];
+        self.suppressions.clear();
     }
 
     /// A tag pair over lines, which PGN 8.1 allows (white space, line ends
@@ -818,7 +836,7 @@ impl Lexed {
                 b'{' => {
                     cur.skip(1);
                     if cur.skip_until_after(b'}') {
-                        self.comment(start + 1, cur.pos - 1);
+                        self.comment(cur.bytes, line, start + 1, cur.pos - 1);
                     } else {
                         self.unterminated_comment = Some(line);
                         self.unterminated_comment_at = start;
@@ -1114,10 +1132,14 @@ impl Lexed {
         });
     }
 
-    /// A mainline comment from `start` to `end`.
-    fn comment(&mut self, start: usize, end: usize) {
+    /// A mainline comment from `start` to `end` of `bytes`, on `line`.
+    fn comment(&mut self, bytes: &[u8], line: u64, start: usize, end: usize) {
         let [_, b, c] = self.recent_comments;
         self.recent_comments = [b, c, Some((self.sans.len(), start, end))];
+        let text = bytes.get(start..end).unwrap_or_default().trim_ascii_start();
+        if text.first() == Some(&b'p') && is_suppression(text) {
+            self.suppressions.push((line, start, end));
+        }
     }
 
     /// The last mainline comment's text range.

@@ -12,6 +12,7 @@ use crate::{
     checks::{
         Verdict,
         across::{self, AcrossGames},
+        suppress::Suppressions,
     },
     finding::{Finding, Severity},
     read::{
@@ -130,6 +131,8 @@ pub struct GameResult {
     pub fingerprint: Option<u128>,
     /// The game as `--fix` writes it, when it does.
     pub fixed: Option<crate::fix::Fixed>,
+    /// The codes its comments leave out (`{pgn-arbiter: ignore CODE}`).
+    pub suppressions: Suppressions,
 }
 
 impl GameResult {
@@ -142,6 +145,7 @@ impl GameResult {
             findings,
             fingerprint: None,
             fixed: None,
+            suppressions: Suppressions::default(),
         }
     }
 
@@ -434,6 +438,7 @@ impl Report {
         let across = self.across.game(&game.seen(file, number));
         if game.findings.is_empty()
             && across.is_empty()
+            && game.suppressions.is_empty()
             && self.games.is_none()
             && self.page.is_none()
         {
@@ -444,7 +449,12 @@ impl Report {
         let cells = Cells::of(file, number, game);
         let mut counts = [0usize; 3];
         let mut shown = Vec::new();
-        for f in game.findings.iter().chain(&across) {
+        let (left_out, unused) = self.suppress(game, &across);
+        let all = game.findings.iter().chain(&across).chain(&unused);
+        for (i, f) in all.enumerate() {
+            if left_out.get(i).copied().unwrap_or(false) {
+                continue;
+            }
             if let Some(severity) = self.write_finding(&cells, f)? {
                 counts[severity as usize] += 1;
                 if self.page.is_some() {
@@ -472,6 +482,27 @@ impl Report {
         }
         self.findings.end_game()?;
         self.write_game_row(&cells, game, counts)
+    }
+
+    /// What the comments of a game leave out (`{pgn-arbiter: ignore
+    /// CODE}`): for each of its findings then `across`, whether it is left
+    /// out (empty when the game has no such comment), and the
+    /// `unused-suppression` findings. Only a finding the selection keeps
+    /// uses a comment; those left out are counted in the summary.
+    fn suppress(&mut self, game: &GameResult, across: &[Finding]) -> (Vec<bool>, Vec<Finding>) {
+        if game.suppressions.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let mut suppressions = game.suppressions.clone();
+        let left_out: Vec<bool> = game
+            .findings
+            .iter()
+            .chain(across)
+            .map(|f| self.selection.keeps(f.kind) && suppressions.covers(f.kind))
+            .collect();
+        self.summary.suppressed += left_out.iter().filter(|&&out| out).count() as u64;
+        let unused = suppressions.unused(|kind| self.selection.keeps(kind));
+        (left_out, unused)
     }
 
     /// Writes one finding of a game, unless the selection leaves it out or

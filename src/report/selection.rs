@@ -73,12 +73,10 @@ impl Item {
         if !text.is_empty() && Kind::ALL.iter().any(|k| k.code().starts_with(text)) {
             return Ok(Item::Prefix(text.to_owned()));
         }
-        let nearest = Kind::ALL
-            .iter()
-            .map(|k| k.code())
-            .min_by_key(|code| strsim::levenshtein(code, text))
-            .unwrap_or_default();
-        Err(SelectionError::UnknownItem(text.to_owned(), nearest))
+        Err(SelectionError::UnknownItem(
+            text.to_owned(),
+            Kind::nearest(text),
+        ))
     }
 
     fn matches(&self, kind: Kind) -> bool {

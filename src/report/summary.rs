@@ -46,6 +46,8 @@ pub struct Summary {
     pub problems: u64,
     /// Findings left out because the baseline has them.
     pub in_baseline: u64,
+    /// Findings left out by a comment of their game (`{pgn-arbiter: ignore CODE}`).
+    pub suppressed: u64,
     /// Rows of the baseline that matched no finding (fixed since), once
     /// the run is over; `None` without a baseline.
     pub baseline_unmatched: Option<u64>,
@@ -156,6 +158,7 @@ impl Summary {
                 "by_code": by_code,
                 "duplicates": by_code.get(Kind::DuplicateGame.code()).copied().unwrap_or(0),
                 "left_out_by_baseline": self.in_baseline,
+                "left_out_by_comments": self.suppressed,
                 "baseline_unmatched": self.baseline_unmatched,
                 "input_problems": self.problems,
                 "fixed": self.fixed,

@@ -11,7 +11,7 @@ use std::sync::{
 
 use crate::{
     checks::draws::history::History,
-    checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded},
+    checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded, suppress::Suppressions},
     fix,
     read::blocks::Confirmation,
     read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece, Pieces, Tail, read_inputs},
@@ -240,7 +240,8 @@ impl Worker {
         let mut result = check_game(&game, judging, &mut self.history, self.all_rows);
         let mut changed = false;
         if let Some(selection) = &self.fix {
-            let keep = |kind| selection.keeps(kind);
+            // Nothing a comment of the game accepts is corrected.
+            let keep = |kind| selection.keeps(kind) && !result.suppressions.names(kind);
             copy.extend_from_slice(blanks);
             let fixed = fix::rewrite(&game, &result.verdict, &result.findings, &keep, copy);
             changed = !fixed.changes.is_empty();
@@ -547,14 +548,19 @@ pub fn check_game(
     // Rows in input order: by line (stable, so a line keeps check order).
     findings.sort_by_key(|f| f.line);
     let mut result = GameResult::new(game.line, verdict, findings);
+    if !game.lexed.suppressions.is_empty() {
+        result.suppressions = Suppressions::of(game);
+    }
     // The game_id of its rows, and duplicates when they are looked for: not
-    // computed for a game that has no row to write.
-    if judging.duplicates || all_rows || !result.findings.is_empty() {
+    // computed for a game that has no row to write (a comment that leaves
+    // nothing out is a row).
+    let rows = !result.findings.is_empty() || !result.suppressions.is_empty();
+    if judging.duplicates || all_rows || rows {
         result.fingerprint = game.fingerprint(result.verdict.plies, result.verdict.moves);
     }
     // A game that may turn out to be a duplicate needs its tags for that row.
     let may_be_a_duplicate = judging.duplicates && result.fingerprint.is_some();
-    if all_rows || !result.findings.is_empty() || may_be_a_duplicate {
+    if all_rows || rows || may_be_a_duplicate {
         result.fill_tags(game);
     }
     result

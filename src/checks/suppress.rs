@@ -1,0 +1,153 @@
+//! Findings a game's own comments accept, as ruff's `noqa` does for a
+//! line: a mainline comment `{pgn-arbiter: ignore CODE, CODE ...}`
+//! (codes separated by commas or blanks; text after ` -- ` is a reason,
+//! not read) leaves those codes out of its game, run-wide ones
+//! (`duplicate-game`, the TRF's) included, wherever in the game it
+//! stands. A code it names that leaves nothing out, or a word that is no
+//! code, is itself reported as `unused-suppression`, so that comments do
+//! not outlive what they accepted. `--fix` corrects nothing a comment
+//! accepts, and keeps the comments.
+
+use crate::{
+    finding::{Finding, Kind},
+    read::{game::RawGame, lexer::is_suppression},
+};
+
+/// One code a comment names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    /// The comment's line.
+    line: u64,
+    /// The word as written.
+    code: String,
+    /// The kind it names, if it is a code.
+    kind: Option<Kind>,
+    /// Whether it has left a finding out.
+    used: bool,
+}
+
+/// The codes a game's comments leave out; empty (no allocation) for a game
+/// without such comments.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Suppressions(Vec<Entry>);
+
+impl Suppressions {
+    /// The codes `game`'s mainline comments name.
+    pub fn of(game: &RawGame<'_>) -> Suppressions {
+        let mut entries = Vec::new();
+        for &(line, start, end) in &game.lexed.suppressions {
+            let text = game.bytes.get(start..end).unwrap_or_default();
+            let text = String::from_utf8_lossy(text.trim_ascii());
+            if !is_suppression(text.as_bytes()) {
+                continue;
+            }
+            let rest = text
+                .trim_start_matches("pgn-arbiter:")
+                .trim_start()
+                .trim_start_matches("ignore");
+            let codes = rest.split(" -- ").next().unwrap_or_default();
+            for word in codes.split(|c: char| c == ',' || c.is_whitespace()) {
+                if !word.is_empty() {
+                    entries.push(Entry {
+                        line,
+                        code: word.to_owned(),
+                        kind: Kind::from_code(word),
+                        used: false,
+                    });
+                }
+            }
+        }
+        Suppressions(entries)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether a comment names `kind`.
+    pub fn names(&self, kind: Kind) -> bool {
+        self.0.iter().any(|e| e.kind == Some(kind))
+    }
+
+    /// Whether a finding of `kind` is left out; if it is, the comments that
+    /// name it have been used.
+    pub fn covers(&mut self, kind: Kind) -> bool {
+        let mut covered = false;
+        for entry in self.0.iter_mut().filter(|e| e.kind == Some(kind)) {
+            entry.used = true;
+            covered = true;
+        }
+        covered
+    }
+
+    /// `unused-suppression` for each code named that left nothing out, or
+    /// word that is no code, once the game's findings have all been
+    /// through [`covers`](Self::covers). A code the run does not report
+    /// (`judged` false: `--select`, `--ignore`) cannot be judged and is not
+    /// reported.
+    pub fn unused(&self, judged: impl Fn(Kind) -> bool) -> Vec<Finding> {
+        self.0
+            .iter()
+            .filter(|e| !e.used && e.kind.is_none_or(&judged))
+            .map(|e| {
+                let message = match e.kind {
+                    Some(_) => format!(
+                        "The comment on line {} leaves out '{}', but the game has no such finding: the comment can go.",
+                        e.line, e.code
+                    ),
+                    None => format!(
+                        "The comment on line {} names '{}', which is no finding code (did you mean '{}'?).",
+                        e.line,
+                        e.code,
+                        Kind::nearest(&e.code)
+                    ),
+                };
+                Finding::new(Kind::UnusedSuppression, e.line, message)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::{lexer::Lexed, tags::Tags};
+
+    fn suppressions(pgn: &str) -> Suppressions {
+        let mut tags = Tags::default();
+        let mut lexed = Lexed::default();
+        lexed.scan(pgn.as_bytes(), 1, &mut tags);
+        let game = RawGame {
+            bytes: pgn.as_bytes(),
+            line: 1,
+            tags: &tags,
+            lexed: &lexed,
+            after_tag_break: false,
+        };
+        Suppressions::of(&game)
+    }
+
+    #[test]
+    fn comments_name_codes_and_only_those() {
+        let mut s = suppressions(
+            "[White \"A\"]\n\n{ pgn-arbiter: ignore unclaimed-threefold,  missing-tag -- known }\n1. e4 {pgn-arbiter:ignore duplicate-game} e5 {pgn-arbiter: ignored} {pgn-arbiter: ignore misssing-tag} *",
+        );
+        assert!(s.names(Kind::UnclaimedThreefold));
+        assert!(s.names(Kind::DuplicateGame));
+        assert!(!s.names(Kind::InvalidDate));
+        assert!(s.covers(Kind::MissingTag));
+        assert!(!s.covers(Kind::InvalidDate));
+        let unused = s.unused(|_| true);
+        let messages: Vec<&str> = unused.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(unused.len(), 3, "{messages:#?}");
+        assert!(messages[0].contains("'unclaimed-threefold'"));
+        assert!(messages[1].contains("'duplicate-game'") && unused[1].line == 4);
+        assert!(messages[2].contains("did you mean 'missing-tag'?"));
+        // A code the run does not report is not judged.
+        assert_eq!(s.unused(|k| k != Kind::DuplicateGame).len(), 2);
+        // The words after ` -- ` are a reason, not codes.
+        assert!(!messages.iter().any(|m| m.contains("known")));
+        assert!(suppressions("{pgn-arbiter: missing-tag: added} 1. e4 *").is_empty());
+    }
+}
