@@ -164,9 +164,10 @@ pub struct Cli {
     #[arg(long)]
     pub count: bool,
 
-    /// Exit with status 1 when there is a finding of this severity or worse.
-    #[arg(long, value_enum, default_value_t = FailOn::Error, value_name = "SEVERITY")]
-    pub fail_on: FailOn,
+    /// Exit with status 1 when there is a finding of this severity or worse
+    /// (default: error).
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    pub fail_on: Option<FailOn>,
 
     /// Report only these findings: a comma-separated list of codes,
     /// severities (error, warning, info) and starts of codes (`unclaimed-`).
@@ -203,8 +204,9 @@ pub struct Cli {
     /// fivefold repetition and 75 moves), fide-2000 (no automatic draws; a
     /// dead position is any where neither side has mating material), or
     /// fide-1994 (no automatic draws; dead positions are the 10.4 list).
-    #[arg(long, value_enum, default_value_t = Rules::Fide2023, value_name = "EDITION")]
-    pub rules: Rules,
+    /// Default: fide-2023.
+    #[arg(long, value_enum, value_name = "EDITION")]
+    pub rules: Option<Rules>,
 
     /// How hard to look, for a game won on time, for a mate the winner
     /// could still give. fast: CHA-Solver's quick sound check; full: its
@@ -213,8 +215,9 @@ pub struct Cli {
     /// the complete analysis for every game lost on time. full and all cost
     /// much more on online archives. Positions left undecided are not
     /// reported.
-    #[arg(long, value_enum, default_value_t = WinnabilitySearch::Fast, value_name = "SEARCH")]
-    pub winnability: WinnabilitySearch,
+    /// Default: fast.
+    #[arg(long, value_enum, value_name = "SEARCH")]
+    pub winnability: Option<WinnabilitySearch>,
 
     /// Also report roster tags whose value is not known (`?`,
     /// `????.??.??`) as `unknown-tag-value` (info).
@@ -258,6 +261,19 @@ pub struct Cli {
     /// No progress bar and no summary on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Read the settings from this file (a `pgn-arbiter.toml`, or a
+    /// `pyproject.toml` with a `[tool.pgn-arbiter]` table) instead of the
+    /// one found from the working directory upward. Its keys are the flags'
+    /// names (select, ignore, fail-on, rules, winnability, strict-tags,
+    /// output-format) and per-file-ignores (globs to codes); a flag given
+    /// here replaces the file's value.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Read no settings file.
+    #[arg(long)]
+    pub isolated: bool,
 
     /// Write cells as the input has them. By default a cell of text from
     /// the input is made safe to open in a spreadsheet: a leading =, +, -,

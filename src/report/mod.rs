@@ -484,6 +484,13 @@ impl Report {
         self.write_game_row(&cells, game, counts)
     }
 
+    /// Whether findings of `kind` are reported for the input being written
+    /// (the selection, and the settings file's per-file ignores).
+    fn keeps(&self, kind: crate::finding::Kind) -> bool {
+        let input = self.summary.inputs.len().saturating_sub(1);
+        self.selection.keeps_in(input, kind)
+    }
+
     /// What the comments of a game leave out (`{pgn-arbiter: ignore
     /// CODE}`): for each of its findings then `across`, whether it is left
     /// out (empty when the game has no such comment), and the
@@ -498,17 +505,17 @@ impl Report {
             .findings
             .iter()
             .chain(across)
-            .map(|f| self.selection.keeps(f.kind) && suppressions.covers(f.kind))
+            .map(|f| self.keeps(f.kind) && suppressions.covers(f.kind))
             .collect();
         self.summary.suppressed += left_out.iter().filter(|&&out| out).count() as u64;
-        let unused = suppressions.unused(|kind| self.selection.keeps(kind));
+        let unused = suppressions.unused(|kind| self.keeps(kind));
         (left_out, unused)
     }
 
     /// Writes one finding of a game, unless the selection leaves it out or
     /// the baseline has it; its severity when it is written.
     fn write_finding(&mut self, cells: &Cells<'_>, f: &Finding) -> csv::Result<Option<Severity>> {
-        if !self.selection.keeps(f.kind) {
+        if !self.keeps(f.kind) {
             return Ok(None);
         }
         let severity = f.kind.severity();

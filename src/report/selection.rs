@@ -134,6 +134,9 @@ pub struct Selection {
     baseline: Option<HashMap<u64, u32>>,
     /// The baseline's path, read again at the end (`carry_over`).
     baseline_path: Option<std::path::PathBuf>,
+    /// The kinds left out of each input (`per-file-ignores` of the
+    /// settings file), one bit a kind by [`Kind`] order; empty when none.
+    per_input: Vec<u128>,
 }
 
 impl Selection {
@@ -170,7 +173,41 @@ impl Selection {
             kept,
             baseline: None,
             baseline_path: None,
+            per_input: Vec::new(),
         })
+    }
+
+    /// The kinds a comma-separated list names (codes, severities, starts
+    /// of codes), one bit a kind by [`Kind`] order.
+    pub fn kinds_in(list: &str) -> Result<u128, SelectionError> {
+        let items = list
+            .split(',')
+            .filter(|t| !t.trim().is_empty())
+            .map(Item::parse)
+            .collect::<Result<Vec<Item>, SelectionError>>()?;
+        Ok(Kind::ALL
+            .iter()
+            .filter(|&&kind| items.iter().any(|i| i.matches(kind)))
+            .fold(0, |mask, &kind| mask | 1u128 << kind as usize))
+    }
+
+    /// Leaves out, of input `i`, the kinds of `per_input[i]` (bits by
+    /// [`Kind`] order, [`kinds_in`](Self::kinds_in)).
+    pub fn per_input(&mut self, per_input: Vec<u128>) {
+        self.per_input = if per_input.iter().all(|&m| m == 0) {
+            Vec::new()
+        } else {
+            per_input
+        };
+    }
+
+    /// Whether findings of `kind` are reported for input `input`.
+    pub fn keeps_in(&self, input: usize, kind: Kind) -> bool {
+        self.keeps(kind)
+            && self
+                .per_input
+                .get(input)
+                .is_none_or(|&mask| mask & (1u128 << kind as usize) == 0)
     }
 
     /// Reads a findings report of an earlier run as the baseline. A row

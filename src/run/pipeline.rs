@@ -99,6 +99,8 @@ pub struct Worker {
     /// After a block with a guessed end: where its games stopped ending
     /// inside it, when the guess was wrong.
     unconfirmed: Option<Tail>,
+    /// The input of the block being checked.
+    input: usize,
 }
 
 impl Worker {
@@ -241,7 +243,8 @@ impl Worker {
         let mut changed = false;
         if let Some(selection) = &self.fix {
             // Nothing a comment of the game accepts is corrected.
-            let keep = |kind| selection.keeps(kind) && !result.suppressions.names(kind);
+            let input = self.input;
+            let keep = |kind| selection.keeps_in(input, kind) && !result.suppressions.names(kind);
             copy.extend_from_slice(blanks);
             let fixed = fix::rewrite(&game, &result.verdict, &result.findings, &keep, copy);
             changed = !fixed.changes.is_empty();
@@ -268,6 +271,7 @@ impl Worker {
         let with_next = &block.bytes[..];
         let bytes = &with_next[..with_next.len() - usize::from(block.guessed)];
         self.unconfirmed = None;
+        self.input = block.input;
         let mut out = Vec::new();
         let mut copy = Vec::new();
         let mut pos = 0;

@@ -1821,3 +1821,122 @@ fn a_file_named_like_a_subcommand_is_read_as_an_input() {
     let out = run_in(tmp.path(), &["man"]);
     assert!(text(&out.stdout).contains(".TH pgn-arbiter"));
 }
+
+/// The codes of a findings report (CSV), by file.
+fn codes_by_file(csv: &[u8]) -> BTreeMap<String, Vec<String>> {
+    let mut by_file: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for row in pgn_arbiter::report::read_back(csv).unwrap() {
+        by_file
+            .entry(row[0].to_owned())
+            .or_default()
+            .push(row[12].to_owned());
+    }
+    by_file
+}
+
+#[test]
+fn a_settings_file_is_found_upward_and_the_command_line_wins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    for dir in ["old", "new/deep"] {
+        fs::create_dir_all(repo.join(dir)).unwrap();
+    }
+    fs::write(repo.join("old/a.pgn"), &sample).unwrap();
+    fs::write(repo.join("new/deep/b.pgn"), &sample).unwrap();
+    fs::write(
+        repo.join("pgn-arbiter.toml"),
+        "fail-on = \"warning\"\nignore = [\"info\"]\n\n[per-file-ignores]\n\
+         \"old/**\" = [\"invalid-date\", \"missing-tag\"]\n",
+    )
+    .unwrap();
+    let deep = repo.join("new/deep");
+    let args = [
+        "-q",
+        "--no-duplicates",
+        "--summary",
+        "summary.json",
+        "--findings",
+        "f.csv",
+        ".",
+        "../../old",
+    ];
+    let out = run_in(&deep, &args);
+    // fail-on warning: the warnings fail the run.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let codes = codes_by_file(&fs::read(deep.join("f.csv")).unwrap());
+    let here = &codes["./b.pgn"];
+    let old = &codes["../../old/a.pgn"];
+    // ignore info everywhere; invalid-date and missing-tag only under old/.
+    assert!(!here.iter().chain(old).any(|c| c == "unclaimed-threefold"));
+    assert!(here.iter().any(|c| c == "invalid-date") && here.iter().any(|c| c == "missing-tag"));
+    assert!(
+        !old.iter()
+            .any(|c| c == "invalid-date" || c == "missing-tag"),
+        "{old:?}"
+    );
+    assert!(old.iter().any(|c| c == "illegal-move"));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&fs::read(deep.join("summary.json")).unwrap()).unwrap();
+    let config = summary["options"]["config"].as_str().unwrap();
+    assert!(config.ends_with("repo/pgn-arbiter.toml"), "{config}");
+    // A flag replaces the file's value.
+    let out = run_in(
+        &deep,
+        &["-q", "--fail-on", "error", "--select", "invalid-date", "."],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(codes_by_file(&out.stdout)["./b.pgn"].len(), 6);
+    // --isolated reads no file: the info comes back.
+    let out = run_in(&deep, &["-q", "--isolated", "."]);
+    assert!(codes_by_file(&out.stdout)["./b.pgn"].contains(&"unclaimed-threefold".to_owned()));
+    // A pyproject.toml nearer, with its table, is the one read.
+    fs::write(
+        repo.join("new/pyproject.toml"),
+        "[project]\nname = \"x\"\n[tool.pgn-arbiter]\nselect = \"illegal-move\"\n",
+    )
+    .unwrap();
+    let out = run_in(&deep, &["-q", "."]);
+    assert_eq!(codes_by_file(&out.stdout)["./b.pgn"], ["illegal-move"]);
+}
+
+#[test]
+fn a_settings_file_with_an_unknown_key_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::copy(fixtures().join("sample.pgn"), tmp.path().join("a.pgn")).unwrap();
+    for (toml, said) in [
+        (
+            "fail_on = \"warning\"\n",
+            "unknown key 'fail_on'; did you mean 'fail-on'?",
+        ),
+        (
+            "[per-file-ignore]\n\"*.pgn\" = \"info\"\n",
+            "did you mean 'per-file-ignores'?",
+        ),
+        (
+            "rules = 2023\n",
+            "rules must be one of fide-2023, fide-2000, fide-1994",
+        ),
+        ("select = \"ilegal-move\"\n", "did you mean 'illegal-move'?"),
+        (
+            "[per-file-ignores]\n\"*.pgn\" = \"nonsense\"\n",
+            "per-file-ignores",
+        ),
+        ("select = [", "pgn-arbiter.toml"),
+    ] {
+        fs::write(tmp.path().join("pgn-arbiter.toml"), toml).unwrap();
+        let out = run_in(tmp.path(), &["-q", "a.pgn"]);
+        assert_eq!(out.status.code(), Some(2), "{toml}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(said), "{toml}: {stderr}");
+        // --config names it too; --isolated reads none.
+        let out = run_in(
+            tmp.path(),
+            &["-q", "--isolated", "--fail-on", "never", "a.pgn"],
+        );
+        assert_eq!(out.status.code(), Some(0), "{toml}");
+    }
+    let out = run_in(tmp.path(), &["-q", "--config", "missing.toml", "a.pgn"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read missing.toml"));
+}

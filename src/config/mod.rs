@@ -1,9 +1,11 @@
-//! Validated, typed settings, built once from the command line: where bytes
-//! come from and where reports go.
+//! Validated, typed settings, built once from the command line and the
+//! settings file ([`file`]): where bytes come from and where reports go.
+
+pub mod file;
 
 use std::{
     io::{self, IsTerminal},
-    path::PathBuf,
+    path::{Path, PathBuf},
 };
 
 use crate::{
@@ -73,6 +75,8 @@ pub struct Config {
     pub count: bool,
     /// The tournament report file (`--trf`), as named and as read.
     pub trf: Option<(String, crate::read::trf::Tournament)>,
+    /// The settings file read, if any.
+    pub settings: Option<PathBuf>,
 }
 
 impl Config {
@@ -99,14 +103,11 @@ pub struct UsageError(pub String);
 impl Config {
     /// Validates the command line.
     pub fn from_cli(cli: Cli) -> Result<Config, UsageError> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let (cli, settings) = merge(cli, &cwd)?;
         let paths = paths(&cli)?;
         let jobs = jobs(cli.jobs)?;
-        let fail_on = match cli.fail_on {
-            FailOn::Error => Some(Severity::Error),
-            FailOn::Warning => Some(Severity::Warning),
-            FailOn::Info => Some(Severity::Info),
-            FailOn::Never => None,
-        };
+        let fail_on = fail_on(cli.fail_on);
         let mut options = options(&cli, jobs);
         let usage = |e: crate::report::selection::SelectionError| UsageError(e.to_string());
         let mut selection =
@@ -114,15 +115,19 @@ impl Config {
         if let Some(path) = &cli.baseline {
             selection = selection.with_baseline(path).map_err(usage)?;
         }
-        let trf = match &cli.trf {
-            Some(path) => {
-                let tournament = crate::read::trf::load(path)
-                    .map_err(|e| UsageError(format!("--trf {}: {e}", path.display())))?;
-                Some((path.display().to_string(), tournament))
-            }
-            None => None,
-        };
+        let trf = cli
+            .trf
+            .as_ref()
+            .map(|path| {
+                crate::read::trf::load(path)
+                    .map(|tournament| (path.display().to_string(), tournament))
+                    .map_err(|e| UsageError(format!("--trf {}: {e}", path.display())))
+            })
+            .transpose()?;
         let inputs = inputs(&cli, &paths)?;
+        if let Some(settings) = &settings {
+            selection.per_input(per_input(settings, &inputs, &cwd)?);
+        }
         let findings = cli.findings.map_or(Output::Stdout, Output::from_path);
         let games = cli.games.map(Output::from_path);
         let summary = cli.summary.map(Output::from_path);
@@ -164,6 +169,10 @@ impl Config {
             .map_err(UsageError)?;
         let output_format = output_format(cli.output_format, &findings);
         options["output_format"] = output_format.name().into();
+        options["config"] = settings
+            .as_ref()
+            .map(|s| s.path.display().to_string())
+            .into();
         Ok(Config {
             inputs,
             output_format,
@@ -174,16 +183,8 @@ impl Config {
             baseline_update,
             fix,
             fail_on,
-            edition: match cli.rules {
-                Rules::Fide2023 => Edition::Fide2023,
-                Rules::Fide2000 => Edition::Fide2000,
-                Rules::Fide1994 => Edition::Fide1994,
-            },
-            search: match cli.winnability {
-                WinnabilitySearch::Full => Search::Full,
-                WinnabilitySearch::Fast => Search::Fast,
-                WinnabilitySearch::All => Search::All,
-            },
+            edition: edition(cli.rules),
+            search: search(cli.winnability),
             skip_variations: cli.no_variations,
             strict_tags: cli.strict_tags,
             no_duplicates: cli.no_duplicates,
@@ -198,8 +199,86 @@ impl Config {
             no_header: cli.no_header,
             count: cli.count,
             trf,
+            settings: settings.map(|s| s.path),
         })
     }
+}
+
+/// The edition of the Laws (`--rules`, default fide-2023).
+fn edition(asked: Option<Rules>) -> Edition {
+    match asked.unwrap_or(Rules::Fide2023) {
+        Rules::Fide2023 => Edition::Fide2023,
+        Rules::Fide2000 => Edition::Fide2000,
+        Rules::Fide1994 => Edition::Fide1994,
+    }
+}
+
+/// The winnability search (`--winnability`, default fast).
+fn search(asked: Option<WinnabilitySearch>) -> Search {
+    match asked.unwrap_or(WinnabilitySearch::Fast) {
+        WinnabilitySearch::Full => Search::Full,
+        WinnabilitySearch::Fast => Search::Fast,
+        WinnabilitySearch::All => Search::All,
+    }
+}
+
+/// The severity that fails the run (`--fail-on`, default error); `None`:
+/// never.
+fn fail_on(asked: Option<FailOn>) -> Option<Severity> {
+    match asked.unwrap_or(FailOn::Error) {
+        FailOn::Error => Some(Severity::Error),
+        FailOn::Warning => Some(Severity::Warning),
+        FailOn::Info => Some(Severity::Info),
+        FailOn::Never => None,
+    }
+}
+
+/// The settings file's values where the command line gives none: the file
+/// `--config` names, else the one found from `cwd` upward, unless
+/// `--isolated`.
+fn merge(mut cli: Cli, cwd: &Path) -> Result<(Cli, Option<file::Settings>), UsageError> {
+    if cli.isolated {
+        return Ok((cli, None));
+    }
+    let Some(path) = cli.config.clone().or_else(|| file::find(cwd)) else {
+        return Ok((cli, None));
+    };
+    let settings = file::load(&path).map_err(UsageError)?;
+    cli.select = cli.select.or_else(|| settings.select.clone());
+    cli.ignore = cli.ignore.or_else(|| settings.ignore.clone());
+    cli.fail_on = cli.fail_on.or(settings.fail_on);
+    cli.rules = cli.rules.or(settings.rules);
+    cli.winnability = cli.winnability.or(settings.winnability);
+    cli.output_format = cli.output_format.or(settings.output_format);
+    cli.strict_tags |= settings.strict_tags.unwrap_or(false);
+    Ok((cli, Some(settings)))
+}
+
+/// The kinds `per-file-ignores` leaves out of each input.
+fn per_input(
+    settings: &file::Settings,
+    inputs: &[Input],
+    cwd: &Path,
+) -> Result<Vec<u128>, UsageError> {
+    let per_file = file::PerFile::new(settings, cwd).map_err(UsageError)?;
+    let name = settings.path.display();
+    inputs
+        .iter()
+        .map(|input| {
+            let path = match &input.source {
+                input::Source::File(path) | input::Source::Shard(path, _) => path,
+                _ => return Ok(0),
+            };
+            per_file
+                .lists_for(path, cwd)
+                .into_iter()
+                .try_fold(0, |mask, list| {
+                    Selection::kinds_in(list)
+                        .map(|kinds| mask | kinds)
+                        .map_err(|e| UsageError(format!("{name}: per-file-ignores: {e}")))
+                })
+        })
+        .collect()
 }
 
 /// The findings report's form: as asked, else `concise` when the findings go
@@ -246,8 +325,8 @@ fn options(cli: &Cli, jobs: usize) -> serde_json::Value {
         "select": cli.select,
         "ignore": cli.ignore,
         "baseline": cli.baseline.as_ref().map(|p| p.display().to_string()),
-        "fail_on": format!("{:?}", cli.fail_on).to_lowercase(),
-        "winnability": format!("{:?}", cli.winnability).to_lowercase(),
+        "fail_on": format!("{:?}", cli.fail_on.unwrap_or(FailOn::Error)).to_lowercase(),
+        "winnability": format!("{:?}", cli.winnability.unwrap_or(WinnabilitySearch::Fast)).to_lowercase(),
         "no_variations": cli.no_variations,
         "strict_tags": cli.strict_tags,
         "no_duplicates": cli.no_duplicates,
