@@ -233,6 +233,9 @@ kinds! {
     /// A `{pgn-arbiter: ignore CODE}` comment that leaves out no finding of
     /// its game, or names no code.
     UnusedSuppression => "unused-suppression", Warning, Audit, Fix::No;
+    /// A TimeControl written as people write it (`15 min. + 10 s. per
+    /// move`, `40/5400+30`), whose meaning is plain, not as PGN 9.6.1 does.
+    NonStandardTimeControl => "non-standard-time-control", Info, Pgn("PGN 9.6.1"), Fix::No;
 }
 
 impl Kind {
@@ -391,6 +394,7 @@ mod tests {
                 "truncated-game",
                 "empty-variation",
                 "unused-suppression",
+                "non-standard-time-control",
             ]
         );
     }

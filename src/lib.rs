@@ -54,7 +54,8 @@
 //!   `non-standard-tag`
 //! - `src/checks/header.rs`: `missing-tag`, `unknown-tag-value`,
 //!   `invalid-date`, `plycount-mismatch`, `duplicate-tag`, `invalid-elo`,
-//!   `invalid-fide-id`, `invalid-time-control`, `fen-without-setup`
+//!   `invalid-fide-id`, `invalid-time-control`, `non-standard-time-control`,
+//!   `fen-without-setup`
 //! - `src/checks/setup.rs`: `invalid-fen`, `unsupported-variant`
 //! - `src/checks/moves.rs`: `illegal-move`, `ambiguous-move`,
 //!   `malformed-move`, `wrong-check-suffix`, `unterminated-comment`,

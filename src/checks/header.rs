@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use super::time_control;
 use crate::{
     finding::{Finding, Kind},
     read::game::{RawGame, excerpt},
@@ -120,14 +121,7 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
     if let Some((index, value)) = found.find("TimeControl")
         && !is_time_control(value)
     {
-        findings.push(Finding::new(
-            Kind::InvalidTimeControl,
-            game.tag_line(index),
-            format!(
-                "TimeControl '{}' is not written as PGN 9.6.1 writes it: periods separated by ':', each moves/seconds (40/7200) or *seconds (*180) in positive integers, seconds (3600) or seconds+increment (300+2); or ? or -.",
-                excerpt(value, 40)
-            ),
-        ));
+        findings.push(time_control_finding(value, game.tag_line(index)));
     }
     // SetUp "1" marks a set-up position (9.7.1): a FEN of the usual
     // initial array needs none.
@@ -299,6 +293,36 @@ fn is_initial_array(fen: &[u8]) -> bool {
             Some(b"KQkq"),
             Some(b"-"),
         ]
+}
+
+/// A TimeControl not as PGN 9.6.1 writes it: read as the control it
+/// states when its meaning is plain (info), else a warning.
+fn time_control_finding(value: &[u8], line: u64) -> Finding {
+    match std::str::from_utf8(value).ok().and_then(time_control::read) {
+        Some(reading) => {
+            let pgn = match &reading.pgn {
+                Some(form) => format!("which PGN 9.6.1 writes as '{form}'"),
+                None => "which PGN 9.6.1 has no form for (it writes whole seconds, and an increment only in a last period without a move count)".to_owned(),
+            };
+            Finding::new(
+                Kind::NonStandardTimeControl,
+                line,
+                format!(
+                    "TimeControl '{}' reads as {}, {pgn}.",
+                    excerpt(value, 80),
+                    reading.meaning
+                ),
+            )
+        }
+        None => Finding::new(
+            Kind::InvalidTimeControl,
+            line,
+            format!(
+                "TimeControl '{}' is not written as PGN 9.6.1 writes it: periods separated by ':', each moves/seconds (40/7200) or *seconds (*180) in positive integers, seconds (3600) or seconds+increment (300+2); or ? or -.",
+                excerpt(value, 40)
+            ),
+        ),
+    }
 }
 
 /// PGN 9.6.1: `?`, `-`, or periods separated by `:`, each `moves/seconds`

@@ -14,6 +14,7 @@ mod result;
 mod setup;
 pub mod suppress;
 mod tags;
+mod time_control;
 pub mod verdict;
 mod wins;
 
@@ -561,8 +562,12 @@ mod tests {
                 Kind::InvalidFideId,
             ),
             (
-                format!("[TimeControl \"90 min\"]\n{TAGS}\n1. e4 1-0"),
+                format!("[TimeControl \"blitz\"]\n{TAGS}\n1. e4 1-0"),
                 Kind::InvalidTimeControl,
+            ),
+            (
+                format!("[TimeControl \"90 min\"]\n{TAGS}\n1. e4 1-0"),
+                Kind::NonStandardTimeControl,
             ),
             (
                 format!("{TAGS}[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. Kf1 1-0"),
