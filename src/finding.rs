@@ -238,10 +238,18 @@ kinds! {
     NonStandardTimeControl => "non-standard-time-control", Info, Pgn("PGN 9.6.1"), Fix::No;
 }
 
+/// Codes renamed, each with the kind it now names. A renamed code keeps
+/// its old name as an alias for one minor version (CHANGELOG.md says which
+/// and until when): `--select`, `--ignore`, the settings file, a baseline
+/// and `{pgn-arbiter: ignore}` comments still take it. Reports write the
+/// new name.
+pub const ALIASES: &[(&str, Kind)] = &[];
+
 impl Kind {
-    /// The kind with this code.
+    /// The kind with this code, or with this old name of its code
+    /// ([`ALIASES`]).
     pub fn from_code(code: &str) -> Option<Kind> {
-        Kind::ALL.iter().copied().find(|k| k.code() == code)
+        from_code_in(code, ALIASES)
     }
 
     /// The code nearest to `text` (for a message about a code mistyped).
@@ -252,6 +260,20 @@ impl Kind {
             .min_by_key(|code| strsim::levenshtein(code, text))
             .unwrap_or_default()
     }
+}
+
+/// The kind with `code`, or with an old name `aliases` gives.
+fn from_code_in(code: &str, aliases: &[(&str, Kind)]) -> Option<Kind> {
+    Kind::ALL
+        .iter()
+        .copied()
+        .find(|k| k.code() == code)
+        .or_else(|| {
+            aliases
+                .iter()
+                .find(|(old, _)| *old == code)
+                .map(|&(_, k)| k)
+        })
 }
 
 impl fmt::Display for Kind {
@@ -328,6 +350,26 @@ impl Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn old_names_of_renamed_codes_are_read() {
+        let aliases = [("unclaimed-repetition", Kind::UnclaimedThreefold)];
+        assert_eq!(
+            from_code_in("unclaimed-repetition", &aliases),
+            Some(Kind::UnclaimedThreefold)
+        );
+        assert_eq!(from_code_in("unclaimed-repetition", &[]), None);
+        assert_eq!(
+            from_code_in("illegal-move", &aliases),
+            Some(Kind::IllegalMove)
+        );
+        // An alias never shadows a code in use.
+        for (old, _) in ALIASES {
+            assert!(Kind::ALL.iter().all(|k| k.code() != *old), "{old}");
+        }
+        // Kinds fit the selection's per-input masks.
+        assert!(Kind::ALL.len() <= 128);
+    }
 
     #[test]
     fn codes_are_stable() {

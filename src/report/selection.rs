@@ -62,8 +62,8 @@ enum Item {
 impl Item {
     fn parse(text: &str) -> Result<Item, SelectionError> {
         let text = text.trim();
-        if let Some(kind) = Kind::ALL.iter().find(|k| k.code() == text) {
-            return Ok(Item::Code(*kind));
+        if let Some(kind) = Kind::from_code(text) {
+            return Ok(Item::Code(kind));
         }
         for severity in [Severity::Error, Severity::Warning, Severity::Info] {
             if severity.as_str() == text {
@@ -252,7 +252,7 @@ impl Selection {
             let Some(n) = counts.get_mut(&row.key).filter(|n| **n > 0) else {
                 return Ok(());
             };
-            let Some(&kind) = Kind::ALL.iter().find(|k| k.code() == row.code) else {
+            let Some(kind) = Kind::from_code(row.code) else {
                 return Ok(());
             };
             // A file not read in this run but still there (a run over part
@@ -358,15 +358,21 @@ fn read_baseline(
             ))
         })?;
         let id = id_column.and_then(|i| record.get(i)).unwrap_or_default();
+        // A renamed code's old name matches findings of the new.
+        let written = record.get(columns[2]).unwrap_or_default();
+        let code: &str = match Kind::from_code(written) {
+            Some(kind) => kind.code(),
+            None => written,
+        };
         let key = if id.is_empty() {
-            key(field(0), game, field(2), field(3), field(4))
+            key(field(0), game, code, field(3), field(4))
         } else {
-            id_key(id, field(2), field(3), field(4))
+            id_key(id, code, field(3), field(4))
         };
         row(BaselineRow {
             key,
             file: field(0),
-            code: field(2),
+            code,
             headers: &headers,
             record: &record,
         })

@@ -1940,3 +1940,53 @@ fn a_settings_file_with_an_unknown_key_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cannot read missing.toml"));
 }
+
+/// The codes a CHANGELOG line lists after `label`, up to the next list
+/// item or heading.
+fn changelog_codes<'a>(section: &'a str, label: &str) -> Vec<&'a str> {
+    let Some(at) = section.find(&format!("- {label}:")) else {
+        return Vec::new();
+    };
+    let rest = &section[at + label.len() + 3..];
+    let end = rest
+        .find("\n- ")
+        .or_else(|| rest.find("\n#"))
+        .unwrap_or(rest.len());
+    rest[..end].split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn the_changelog_adds_every_code_once_and_names_every_alias() {
+    let log = fs::read_to_string(root().join("CHANGELOG.md")).unwrap();
+    let sections: Vec<&str> = log.split("\n## ").skip(1).collect();
+    assert!(
+        sections[0].starts_with(&format!("{} ", env!("CARGO_PKG_VERSION"))),
+        "the newest version in CHANGELOG.md is not the crate's"
+    );
+    let mut added = BTreeMap::new();
+    let mut renamed = Vec::new();
+    for section in &sections {
+        let version = section.split_whitespace().next().unwrap();
+        for code in changelog_codes(section, "Added") {
+            assert!(added.insert(code, version).is_none(), "{code} added twice");
+        }
+        renamed.extend(changelog_codes(section, "Renamed"));
+    }
+    for kind in pgn_arbiter::finding::Kind::ALL {
+        assert!(
+            added.remove(kind.code()).is_some(),
+            "CHANGELOG.md never adds {}",
+            kind.code()
+        );
+    }
+    assert!(
+        added.is_empty(),
+        "CHANGELOG.md adds codes the build lacks: {added:?}"
+    );
+    for (old, _) in pgn_arbiter::finding::ALIASES {
+        assert!(
+            renamed.contains(old),
+            "CHANGELOG.md does not say {old} was renamed"
+        );
+    }
+}
