@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders the audit pages of the README's walkthroughs in headless
+# Renders the audit pages of the walkthroughs of docs/tournament.md in headless
 # Chromium: docs/audit-page.png (the tournament fixture, with two more
 # fixtures for errors and boards) and docs/tournament-page.png (four games
 # against their tournament report file, one result changed in it).

@@ -187,7 +187,7 @@ mod chasolver_positions {
             }
             checked += 1;
         }
-        // Recorded in the README: how many were checked.
+        // Recorded in docs/rules.md: how many were checked.
         assert_eq!((checked, rejected), (CHECKED, REJECTED));
     }
 

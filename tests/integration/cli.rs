@@ -123,17 +123,14 @@ fn every_code_has_a_golden_fixture() {
     }
 }
 
-/// The README's table of finding codes has exactly one row per code, in the
-/// order of the codes.
+/// The table of finding codes (`docs/codes.md`) has exactly one row per
+/// code, in the order of the codes.
 #[test]
-fn the_readme_lists_every_code_once() {
+fn the_docs_list_every_code_once() {
     use pgn_arbiter::board::rules::{Edition, Source};
-    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = fs::read_to_string(root().join("docs/codes.md")).unwrap();
     let rows: Vec<Vec<&str>> = readme
         .lines()
-        .skip_while(|line| !line.starts_with("## Finding codes"))
-        .skip(1)
-        .take_while(|line| !line.starts_with("## "))
         .filter(|line| line.starts_with("| `"))
         .map(|line| line.split(" | ").collect())
         .collect();
@@ -162,7 +159,7 @@ fn the_readme_lists_every_code_once() {
         let (prefix, article) = cited.rsplit_once(' ').unwrap();
         assert!(
             cells[2].starts_with(prefix) && cells[2].contains(article),
-            "{}: README says {:?}, the kinds table {cited:?}",
+            "{}: docs/codes.md says {:?}, the kinds table {cited:?}",
             kind.code(),
             cells[2]
         );
@@ -388,7 +385,7 @@ fn whole_corpora_one_row_per_game_and_same_output_for_any_thread_count() {
     }
 }
 
-/// The round checks on the real files that shaped their rule (README, "How
+/// The round checks on the real files that shaped their rule (docs/reading.md, "How
 /// rounds are read"): counts of each code by event.
 #[test]
 #[ignore = "reads ../shared/corpora; .ci/run runs it"]

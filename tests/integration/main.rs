@@ -3,6 +3,7 @@
 //! concern.
 //!
 //! - `cli`: the golden fixtures and the command line's promises.
+//! - `examples`: every shell example of the README and `docs/` runs.
 //! - `fix`: the corrected copies (`--fix`).
 //! - `formats`: the findings report's forms (`--output-format`).
 //! - `modules`: the shape of `src/` (stages, cycles, where findings are
@@ -15,6 +16,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod cli;
+mod examples;
 mod fix;
 mod formats;
 mod modules;

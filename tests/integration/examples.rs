@@ -1,0 +1,237 @@
+//! Every shell example of the README and `docs/` runs as written: each
+//! ```` ```sh ```` block is run by bash in a sandbox (a home of its own, the
+//! built `pgn-arbiter` first on PATH, `fixtures/` and `scale/` of the
+//! repository, an `archive/` of PGN files, and the lichess file names the
+//! docs use standing for small zstd files of two frames). A command that
+//! exits with 2 or more (an operational problem, a command not found), or
+//! a complaint of the shell (a redirection that fails), fails the test,
+//! naming the file, the block's line and the command; 1 (findings found)
+//! is what an audit of these games says.
+//!
+//! A few commands cannot run inside the tests, each for a reason stated in
+//! `NOT_RUN` and each still run elsewhere; `cargo run --release --` runs
+//! the binary already built.
+
+use std::{fs, path::Path, process::Command};
+
+use crate::util::{fixtures, root, text};
+
+/// Commands (the start of a line) not run here, and where they are run.
+const NOT_RUN: [(&str, &str); 5] = [
+    ("cargo test", "the tests themselves; .ci/run runs them"),
+    (
+        "cargo install",
+        "a release build of minutes; the pre-commit hook's test builds with cargo install in .ci/run",
+    ),
+    ("cargo build", "the binary the tests run is built"),
+    (
+        "python3 -m venv",
+        "installs the Dask packages; .ci/run installs them and runs scale/test_audit.py",
+    ),
+    (
+        ".venv/bin/python scale/audit.py",
+        "needs the Dask packages; scale/test_audit.py runs the driver in .ci/run",
+    ),
+];
+
+/// The `sh` blocks of a Markdown file: the line each starts on, and its
+/// text.
+fn blocks(markdown: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    for (i, line) in markdown.lines().enumerate() {
+        if let Some((start, body)) = &mut open {
+            if line.trim_start().starts_with("```") {
+                out.push((*start, std::mem::take(body)));
+                open = None;
+            } else {
+                body.push_str(line);
+                body.push('\n');
+            }
+        } else if line.trim() == "```sh" {
+            open = Some((i + 1, String::new()));
+        }
+    }
+    out
+}
+
+/// A block as the sandbox runs it: commands of `NOT_RUN` taken out (with
+/// their continuation lines), `cargo run --release --` as the binary.
+fn runnable(block: &str) -> (String, usize) {
+    let mut out = String::new();
+    let mut skipped = 0;
+    let mut skipping = false;
+    for line in block.lines() {
+        let starts = NOT_RUN
+            .iter()
+            .any(|(command, _)| line.trim_start().starts_with(command));
+        if starts || skipping {
+            skipped += usize::from(starts);
+            skipping = line.trim_end().ends_with('\\');
+            continue;
+        }
+        out.push_str(&line.replace("cargo run --release --", "pgn-arbiter"));
+        out.push('\n');
+    }
+    (out, skipped)
+}
+
+/// A zstd file of `text` in two frames, cut at a game's start.
+fn two_frames(text: &[u8]) -> Vec<u8> {
+    let cut = text
+        .windows(3)
+        .rposition(|w| w == b"\n\n[")
+        .map_or(text.len() / 2, |i| i + 2);
+    let mut out = zstd::encode_all(&text[..cut], 3).unwrap();
+    out.extend(zstd::encode_all(&text[cut..], 3).unwrap());
+    out
+}
+
+/// The sandbox: a directory with what the examples name.
+fn sandbox(dir: &Path) {
+    #[cfg(unix)]
+    for name in ["fixtures", "scale"] {
+        std::os::unix::fs::symlink(root().join(name), dir.join(name)).unwrap();
+    }
+    fs::create_dir_all(dir.join("archive")).unwrap();
+    fs::create_dir_all(dir.join("home")).unwrap();
+    for name in ["sample.pgn", "tags/header.pgn"] {
+        let to = dir.join("archive").join(name.replace('/', "-"));
+        fs::copy(fixtures().join(name), to).unwrap();
+    }
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    for month in ["2024-01", "2024-02"] {
+        let name = format!("lichess_db_standard_rated_{month}.pgn.zst");
+        fs::write(dir.join(name), two_frames(&sample)).unwrap();
+    }
+}
+
+#[test]
+fn every_shell_example_of_the_docs_runs() {
+    let mut files = vec![root().join("README.md")];
+    let mut docs: Vec<_> = fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    files.extend(docs);
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .parent()
+        .unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let (mut ran, mut skipped, mut failures) = (0, 0, Vec::new());
+    for file in &files {
+        let markdown = fs::read_to_string(file).unwrap();
+        let name = file.strip_prefix(root()).unwrap().display().to_string();
+        for (line, block) in blocks(&markdown) {
+            let (script, not_run) = runnable(&block);
+            skipped += not_run;
+            if script.trim().is_empty() {
+                continue;
+            }
+            let tmp = tempfile::tempdir().unwrap();
+            sandbox(tmp.path());
+            // A command ending 2 or more ends the block, and says which.
+            let guarded = format!(
+                "set -o pipefail\ntrap 'rc=$?; if [ $rc -ge 2 ]; then echo \"failed ($rc): $BASH_COMMAND\" >&2; exit $rc; fi' ERR\n{script}"
+            );
+            let out = Command::new("bash")
+                .args(["-c", &guarded])
+                .current_dir(tmp.path())
+                .env("PATH", &path)
+                .env("HOME", tmp.path().join("home"))
+                .env("TMPDIR", tmp.path())
+                .output()
+                .unwrap();
+            ran += 1;
+            // The shell's own complaints (a redirection to a directory that
+            // is not there, a syntax error) fail the example too.
+            let shell_said = text(&out.stderr).contains("bash: ");
+            if out.status.code().is_none_or(|c| c >= 2) || shell_said {
+                failures.push(format!(
+                    "{name}:{line}: exit {:?}\n{}\n--- stderr\n{}",
+                    out.status.code(),
+                    script,
+                    text(&out.stderr)
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Every command left out is still in the docs (the list stays true),
+    // and most of them run.
+    assert_eq!(
+        skipped,
+        NOT_RUN.len(),
+        "NOT_RUN names a command the docs no longer have"
+    );
+    assert!(ran >= 6, "{ran} blocks ran");
+}
+
+/// GitHub's anchor of a heading: lower case, punctuation but `-` and `_`
+/// dropped, blanks as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside code blocks).
+fn anchors(markdown: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_of_the_docs_leads_somewhere() {
+    let mut files = vec![root().join("README.md"), root().join("CHANGELOG.md")];
+    for entry in fs::read_dir(root().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    let mut broken = Vec::new();
+    for file in &files {
+        let markdown = fs::read_to_string(file).unwrap();
+        for link in markdown.split("](").skip(1) {
+            let target = link.split([')', ' ']).next().unwrap();
+            if target.starts_with("http") || target.is_empty() {
+                continue;
+            }
+            let (path, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let to = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().unwrap().join(path)
+            };
+            let ok = to.exists()
+                && (fragment.is_empty()
+                    || to.extension().is_none_or(|e| e != "md")
+                    || anchors(&fs::read_to_string(&to).unwrap())
+                        .iter()
+                        .any(|a| a == fragment));
+            if !ok {
+                broken.push(format!("{}: {target}", file.display()));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links that lead nowhere:\n{}",
+        broken.join("\n")
+    );
+}
