@@ -1,5 +1,5 @@
 //! Validated, typed settings, built once from the command line and the
-//! settings file ([`file`]): where bytes come from and where reports go.
+//! settings file ([`file`](mod@file)): where bytes come from and where reports go.
 
 pub mod file;
 
