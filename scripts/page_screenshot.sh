@@ -34,3 +34,17 @@ mv "$work/tournament.html" "$work/tournament-page.html"
 shot audit-page 1100,1900
 shot tournament-page 1100,1250
 echo "wrote docs/audit-page.png and docs/tournament-page.png"
+# The page of a real event with its TRF, printed: how many pages an officer
+# hands in (docs/tournament.md states it).
+event=../shared/corpora/online/lichess-broadcast-FWWRC-2024-full.pgn
+if [ -f "$event" ]; then
+  python3 scripts/pgn_to_trf.py "$event" > "$work/event.trf"
+  target/release/pgn-arbiter -q --fail-on never --findings /dev/null \
+    --html "$work/event.html" --trf "$work/event.trf" "$event"
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$work/profile" --no-pdf-header-footer \
+    --print-to-pdf="$work/event.pdf" "file://$work/event.html" 2>/dev/null
+  pages=$(python3 -c 'import re, sys; print(len(re.findall(rb"/Type\s*/Page[^s]", open(sys.argv[1], "rb").read())))' "$work/event.pdf")
+  echo "the FWWRC 2024 page with its TRF prints on $pages pages"
+fi

@@ -9,6 +9,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pre_commit=${PRE_COMMIT:-pre-commit}
+# A relative path is from where the script was started.
+case $pre_commit in
+  */*) pre_commit=$(realpath "$pre_commit") ;;
+esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # pre-commit's own cache (the hook built with cargo) is kept between runs;

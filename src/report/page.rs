@@ -15,7 +15,7 @@ use std::{collections::BTreeMap, fmt::Write as _};
 use super::summary::{Summary, TournamentCounts, counted};
 use crate::{
     board::rules::Edition,
-    checks::across::tournament::Row,
+    checks::across::tournament::{Cell, Row},
     finding::{Finding, Kind, Severity},
     fix::Change,
     report::cell::CELL_MAX,
@@ -31,6 +31,10 @@ const MAX_FINDINGS: usize = 30;
 const MAX_TABLE_PLAYERS: usize = 1000;
 /// Boards drawn per game.
 const MAX_BOARDS: usize = 6;
+/// Games shown for a code of the record's form (not an error, not a draw
+/// that could have been claimed or was played past): a code that floods
+/// every game of an event is shown by examples, not on every card.
+const EXAMPLES_PER_CODE: u64 = 5;
 
 /// One finding as the page shows it.
 #[derive(Debug, Clone)]
@@ -42,6 +46,9 @@ struct Shown {
     mv: String,
     message: String,
     fen: String,
+    /// A code of the record's form already shown in `EXAMPLES_PER_CODE`
+    /// games: named on the card, not explained again.
+    brief: bool,
 }
 
 /// One game with findings.
@@ -68,6 +75,26 @@ struct Round {
     games: u64,
     by_severity: [u64; 3],
 }
+
+/// A round as the table orders it: by its number when it is one (1, 2,
+/// 10, not 1, 10, 2), then by its text.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct RoundKey {
+    number: u64,
+    text: String,
+}
+
+impl RoundKey {
+    fn of(round: &str) -> RoundKey {
+        RoundKey {
+            number: round.parse().unwrap_or(u64::MAX),
+            text: round.to_owned(),
+        }
+    }
+}
+
+/// Sites listed per event, at most.
+const MAX_SITES: usize = 5;
 
 /// What the page needs of the game being written.
 pub struct GameFacts<'a> {
@@ -104,7 +131,14 @@ pub struct Page {
     others: Vec<Card>,
     /// Games with findings not kept.
     left_out: u64,
-    rounds: BTreeMap<(String, String), Round>,
+    /// Per code of the record's form: games shown with it, and games not
+    /// shown (their findings all of codes shown often enough).
+    examples: BTreeMap<&'static str, (u64, u64)>,
+    /// Per event (its name) and round.
+    rounds: BTreeMap<(String, RoundKey), Round>,
+    /// The sites each event's games give (the first `MAX_SITES`), and how
+    /// many more.
+    sites: BTreeMap<String, (std::collections::BTreeSet<String>, u64)>,
     /// Games of rounds not counted (past `MAX_ROUNDS`).
     rounds_left_out: u64,
     /// The games against the tournament report file (`--trf`).
@@ -137,27 +171,35 @@ impl Page {
                 String::new()
             }
         );
-        out.push_str("<table>\n<thead><tr><th>Round</th><th>Pairings played</th><th>Games found</th><th>Missing</th><th>Games matching no pairing</th></tr></thead>\n<tbody>\n");
+        out.push_str("<table>\n<thead><tr><th>Round</th><th>Pairings played</th><th>Games found</th><th>Missing</th><th>Results differ</th><th>Colours differ</th><th>Games matching no pairing</th></tr></thead>\n<tbody>\n");
         for r in &counts.rounds {
             let round = if r.round == 0 {
                 "none of the TRF's".to_owned()
             } else {
                 r.round.to_string()
             };
-            let bad = |n: u64| if n > 0 { " error" } else { "" };
+            // A count that is a problem says so in words, not by colour
+            // alone (a page printed in black and white).
+            let bad = |n: u64| {
+                if n > 0 {
+                    format!("<td class=\"n error\">✗ {n}</td>")
+                } else {
+                    "<td class=\"n\">0</td>".to_owned()
+                }
+            };
             let _ = writeln!(
                 out,
-                "<tr><td>{round}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n{}\">{}</td><td class=\"n{}\">{}</td></tr>",
+                "<tr><td>{round}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>{}{}{}{}</tr>",
                 r.pairings,
                 r.found,
                 bad(r.missing),
-                r.missing,
-                bad(r.extra),
-                r.extra
+                bad(r.results_differ),
+                bad(r.colours_differ),
+                bad(r.extra)
             );
         }
         out.push_str("</tbody>\n</table>\n");
-        out.push_str("<p class=\"legend\">The crosstable as the TRF has it (opponent's starting rank, colour, result); each cell marked by what the PGN says: <span class=\"cell agrees\">agrees</span> <span class=\"cell differs\">differs</span> <span class=\"cell missing\">no game</span> <span class=\"cell no-game\">none needed</span>.</p>\n");
+        out.push_str("<p class=\"legend\">The crosstable as the TRF has it (opponent's starting rank, colour, result); each cell marked by what the PGN says: <span class=\"cell agrees\">agrees</span> <span class=\"cell differs\">✗ differs</span> <span class=\"cell missing\">? no game</span> <span class=\"cell no-game\">none needed</span>.</p>\n");
         out.push_str("<table class=\"crosstable\">\n<thead><tr><th>No.</th><th>Player</th><th>Rating</th><th>Points</th>");
         let rounds = rows.first().map_or(0, |r| r.cells.len());
         for r in 1..=rounds {
@@ -175,9 +217,14 @@ impl Page {
                 row.rating
             );
             for (text, cell) in &row.cells {
+                let mark = match cell {
+                    Cell::Differs => "✗ ",
+                    Cell::Missing => "? ",
+                    Cell::Agrees | Cell::NoGame => "",
+                };
                 let _ = write!(
                     out,
-                    "<td class=\"cell {}\">{}</td>",
+                    "<td class=\"cell {}\">{mark}{}</td>",
                     cell.as_str(),
                     esc(text)
                 );
@@ -203,11 +250,21 @@ impl Page {
         }
         // The round number, before any board number (`3.1`).
         let round = facts.round.split('.').next().unwrap_or_default().trim();
-        let key = (
-            format!("{} ({})", capped(facts.event), capped(facts.site)),
-            capped(round).into_owned(),
-        );
-        let slot = if self.rounds.len() < MAX_ROUNDS || self.rounds.contains_key(&key) {
+        let event = capped(facts.event).into_owned();
+        let key = (event.clone(), RoundKey::of(&capped(round)));
+        let known = self.rounds.contains_key(&key);
+        if known || self.rounds.len() < MAX_ROUNDS {
+            let (sites, more) = self.sites.entry(event).or_default();
+            let site = capped(facts.site);
+            if !sites.contains(site.as_ref()) {
+                if sites.len() < MAX_SITES {
+                    sites.insert(site.into_owned());
+                } else {
+                    *more += 1;
+                }
+            }
+        }
+        let slot = if known || self.rounds.len() < MAX_ROUNDS {
             Some(self.rounds.entry(key).or_default())
         } else {
             None
@@ -225,6 +282,9 @@ impl Page {
             return;
         }
         let has_error = counts[Severity::Error as usize] > 0;
+        if !has_error && !self.worth_a_card(findings, facts.changes) {
+            return;
+        }
         let list = if has_error {
             &mut self.errors
         } else {
@@ -237,6 +297,7 @@ impl Page {
         // Most serious first, then in the order of the record.
         let mut sorted: Vec<&&Finding> = findings.iter().collect();
         sorted.sort_by_key(|f| std::cmp::Reverse(f.kind.severity()));
+        let examples = &self.examples;
         let shown = sorted
             .iter()
             .take(MAX_FINDINGS)
@@ -252,6 +313,11 @@ impl Page {
                     .unwrap_or_default(),
                 message: f.message.clone(),
                 fen: f.fen.clone(),
+                brief: f.kind.severity() != Severity::Error
+                    && !is_claim(f.kind.code())
+                    && examples
+                        .get(f.kind.code())
+                        .is_some_and(|e| e.0 > EXAMPLES_PER_CODE),
             })
             .collect();
         list.push(Card {
@@ -269,6 +335,30 @@ impl Page {
             more: findings.len().saturating_sub(MAX_FINDINGS),
             changes: facts.changes.to_vec(),
         });
+    }
+
+    /// Whether a game without errors gets a card: when a finding says a
+    /// draw could have been claimed or the game went on past its end,
+    /// when `--fix` changed it, or when one of its codes has been shown in
+    /// fewer than `EXAMPLES_PER_CODE` games; else it is counted under its
+    /// codes.
+    fn worth_a_card(&mut self, findings: &[&Finding], changes: &[Change]) -> bool {
+        let shown = findings.iter().any(|f| is_claim(f.kind.code()))
+            || !changes.is_empty()
+            || findings.iter().any(|f| {
+                self.examples
+                    .get(f.kind.code())
+                    .is_none_or(|e| e.0 < EXAMPLES_PER_CODE)
+            });
+        for f in findings {
+            let entry = self.examples.entry(f.kind.code()).or_default();
+            if shown {
+                entry.0 += 1;
+            } else {
+                entry.1 += 1;
+            }
+        }
+        shown
     }
 
     /// The page.
@@ -344,18 +434,39 @@ impl Page {
     }
 
     fn rounds_table(&self, out: &mut String) {
-        out.push_str("<section>\n<h2>Events and rounds</h2>\n<table>\n<thead><tr><th>Event (site)</th><th>Round</th><th>Games</th><th>Errors</th><th>Warnings</th><th>Infos</th></tr></thead>\n<tbody>\n");
+        out.push_str("<section>\n<h2>Events and rounds</h2>\n<table>\n<thead><tr><th>Event</th><th>Round</th><th>Games</th><th>Errors</th><th>Warnings</th><th>Infos</th></tr></thead>\n<tbody>\n");
+        let mut last_event = None;
         for ((event, round), r) in &self.rounds {
             let cell = |severity: Severity| {
                 let n = r.by_severity[severity as usize];
                 let class = if n > 0 { severity.as_str() } else { "none" };
                 format!("<td class=\"n {class}\">{n}</td>")
             };
+            // An event is named once, with the sites its games give.
+            let name = if last_event == Some(event) {
+                String::new()
+            } else {
+                last_event = Some(event);
+                let sites = self
+                    .sites
+                    .get(event)
+                    .map_or(String::new(), |(sites, more)| {
+                        let mut list: Vec<String> = sites.iter().map(|s| esc(s)).collect();
+                        if *more > 0 {
+                            list.push(format!("{more} more"));
+                        }
+                        let label = if list.len() == 1 { "site" } else { "sites" };
+                        format!(
+                            "<br/><span class=\"sites\">{label}: {}</span>",
+                            list.join("; ")
+                        )
+                    });
+                format!("{}{sites}", esc(event))
+            };
             let _ = writeln!(
                 out,
-                "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td>{}{}{}</tr>",
-                esc(event),
-                esc(round),
+                "<tr><td>{name}</td><td>{}</td><td class=\"n\">{}</td>{}{}{}</tr>",
+                esc(&round.text),
                 r.games,
                 cell(Severity::Error),
                 cell(Severity::Warning),
@@ -386,6 +497,19 @@ impl Page {
                 out,
                 "<p>{} more with findings are not shown (the page shows {MAX_GAMES} with errors and {MAX_GAMES} others; the findings report has them all).</p>",
                 counted(self.left_out, "game", "games")
+            );
+        }
+        let by_example: Vec<String> = self
+            .examples
+            .iter()
+            .filter(|(_, (_, hidden))| *hidden > 0)
+            .map(|(code, (_, hidden))| format!("<code>{code}</code> ({hidden})"))
+            .collect();
+        if !by_example.is_empty() {
+            let _ = writeln!(
+                out,
+                "<p class=\"examples\">Not shown: games whose findings, none an error or a draw claim, are all of codes already shown in {EXAMPLES_PER_CODE} games above; per code, the games not shown: {}. The findings report has them all.</p>",
+                by_example.join(", ")
             );
         }
         out.push_str("</section>\n");
@@ -454,22 +578,10 @@ fn card_html(out: &mut String, card: &Card) {
             format!(" · id <code>{}</code>", esc(&card.game_id))
         }
     );
-    if !card.findings.is_empty() {
-        out.push_str("<table class=\"findings\">\n<thead><tr><th>Severity</th><th>Code</th><th>Rule</th><th>Line</th><th>Move</th><th>What was found</th></tr></thead>\n<tbody>\n");
-        for f in &card.findings {
-            let _ = writeln!(
-                out,
-                "<tr><td class=\"{s}\">{s}</td><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
-                f.code,
-                esc(f.rule),
-                f.line,
-                esc(&f.mv),
-                esc(&f.message),
-                s = f.severity.as_str()
-            );
-        }
-        out.push_str("</tbody>\n</table>\n");
-    }
+    // The findings beside their boards, so that a card takes little of a
+    // printed page.
+    out.push_str("<div class=\"card-body\">\n<div class=\"card-text\">\n");
+    findings_html(out, card);
     if card.more > 0 {
         let _ = writeln!(
             out,
@@ -477,6 +589,7 @@ fn card_html(out: &mut String, card: &Card) {
             counted(card.more as u64, "finding", "findings")
         );
     }
+    out.push_str("</div>\n");
     let boards: Vec<&Shown> = card
         .findings
         .iter()
@@ -486,11 +599,7 @@ fn card_html(out: &mut String, card: &Card) {
     if !boards.is_empty() {
         out.push_str("<div class=\"boards\">\n");
         for f in boards {
-            let caption = if f.mv.is_empty() {
-                f.code.to_owned()
-            } else {
-                format!("{}: before {}", f.code, f.mv)
-            };
+            let caption = caption(f.code, &f.mv);
             let _ = writeln!(
                 out,
                 "<figure>{}<figcaption>{}</figcaption></figure>",
@@ -500,6 +609,7 @@ fn card_html(out: &mut String, card: &Card) {
         }
         out.push_str("</div>\n");
     }
+    out.push_str("</div>\n");
     if !card.changes.is_empty() {
         out.push_str("<p class=\"changes-title\">Changed in the corrected copy:</p>\n<ul class=\"changes\">\n");
         for c in &card.changes {
@@ -514,6 +624,70 @@ fn card_html(out: &mut String, card: &Card) {
         out.push_str("</ul>\n");
     }
     out.push_str("</article>\n");
+}
+
+/// Whether a code says a draw could have been claimed or a game went on
+/// past its automatic end: an arbiter's matter, always on a card.
+fn is_claim(code: &str) -> bool {
+    code.starts_with("unclaimed-") || code.starts_with("played-past-")
+}
+
+/// What a board shows, in words: a game played past its automatic end
+/// shows the position after the move that ended it; a draw that could
+/// have been claimed, the position in which the claim is made by writing
+/// the move down; a move's finding, the position before it; a finding of
+/// no move, the position it is about (the final one, for a result).
+fn caption(code: &str, mv: &str) -> String {
+    if mv.is_empty() {
+        format!("{code}: the position it is about")
+    } else if code.starts_with("played-past-") {
+        format!("{code}: after {mv}")
+    } else if code.starts_with("unclaimed-") {
+        format!("{code}: the claim, by writing down {mv}")
+    } else {
+        format!("{code}: before {mv}")
+    }
+}
+
+/// A card's findings: in full, but for codes shown in enough games
+/// already, which are named in one line.
+fn findings_html(out: &mut String, card: &Card) {
+    let (brief, full): (Vec<&Shown>, Vec<&Shown>) = card.findings.iter().partition(|f| f.brief);
+    if !full.is_empty() {
+        out.push_str("<ul class=\"findings\">\n");
+        for f in full {
+            let mv = if f.mv.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", esc(&f.mv))
+            };
+            let _ = writeln!(
+                out,
+                "<li><span class=\"{s}\">{s}</span> <code>{}</code> · line {}{mv} · {}<br/>{}</li>",
+                f.code,
+                f.line,
+                esc(f.rule),
+                esc(&f.message),
+                s = f.severity.as_str()
+            );
+        }
+        out.push_str("</ul>\n");
+    }
+    if !brief.is_empty() {
+        let mut codes: Vec<&str> = brief.iter().map(|f| f.code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        let _ = writeln!(
+            out,
+            "<p class=\"also\">Also {}, as in the games shown for {} above.</p>",
+            codes
+                .iter()
+                .map(|c| format!("<code>{c}</code>"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if codes.len() == 1 { "it" } else { "them" }
+        );
+    }
 }
 
 /// A board diagram of a FEN's placement, as inline SVG (white at the
@@ -648,10 +822,14 @@ article.game { border: 1px solid #bbb; border-left: 6px solid #888; padding: 8px
 article.game.sev-error { border-left-color: #b00020; } article.game.sev-warning { border-left-color: #d49500; } article.game.sev-info { border-left-color: #235a97; }
 article.game .result { font-weight: normal; color: #555; }
 .where { color: #555; margin: 0 0 6px 0; }
-table.findings { width: 100%; }
-.boards { display: flex; flex-wrap: wrap; gap: 12px; }
-figure { margin: 4px 0; }
-figcaption { font-size: 11px; color: #555; text-align: center; }
+ul.findings { margin: 4px 0; padding-left: 16px; } ul.findings li { margin: 2px 0; }
+.also { color: #555; margin: 2px 0; }
+.card-body { display: flex; gap: 12px; align-items: flex-start; }
+.card-text { flex: 1; min-width: 0; }
+.boards { display: flex; flex-wrap: wrap; gap: 8px; flex: none; max-width: 50%; }
+figure { margin: 0; }
+figcaption { font-size: 10px; color: #555; text-align: center; max-width: 170px; }
+svg.board { width: 170px; height: 170px; }
 svg.board .piece { font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols2', serif; font-size: 22px; text-anchor: middle; }
 svg.board .coord { font-size: 9px; fill: #555; text-anchor: middle; }
 ul.changes { margin: 2px 0 0 0; } .changes-title { margin: 6px 0 0 0; font-weight: bold; }
@@ -661,7 +839,8 @@ code { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; white-space:
 .cell.missing { background: #fff0cc; color: #8a5a00; font-weight: bold; } .cell.no-game { color: #777; }
 span.cell { padding: 1px 6px; border: 1px solid #ccc; }
 table.crosstable td, table.crosstable th { padding: 2px 4px; }
-@media print { body { margin: 0; max-width: none; font-size: 11px; } h2 { page-break-after: avoid; } }
+.sites { font-size: 11px; color: #555; }
+@media print { body { margin: 0; max-width: none; font-size: 10px; } h2 { page-break-after: avoid; } article.game { margin: 6px 0; padding: 4px 8px; } svg.board { width: 140px; height: 140px; } figcaption { max-width: 140px; } table.crosstable td, table.crosstable th { padding: 1px 3px; } .cell { font-size: 9px; } }
 ";
 
 #[cfg(test)]

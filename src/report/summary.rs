@@ -236,11 +236,13 @@ impl Summary {
                     format!("round {}", r.round)
                 };
                 out.push_str(&format!(
-                    "    {round}: {} played, {} found, {} missing; {} extra\n",
+                    "    {round}: {} played, {} found, {} missing; {} extra; {} and {} differ\n",
                     counted(r.pairings, "pairing", "pairings"),
                     r.found,
                     r.missing,
                     counted(r.extra, "game", "games"),
+                    counted(r.results_differ, "result", "results"),
+                    counted(r.colours_differ, "colour", "colours"),
                 ));
             }
         }

@@ -28,10 +28,23 @@ pub struct TrfAudit {
     by_id: HashMap<u64, u16>,
     by_name: HashMap<String, Vec<u16>>,
     /// (round, lower rank, higher rank) of the pairings a game matched,
-    /// and whether it agrees (result and colours).
-    found: HashMap<(usize, u16, u16), bool>,
+    /// and what of it differs.
+    found: HashMap<(usize, u16, u16), Differs>,
     /// Games that match no pairing, per round (0: no round of the TRF).
     extra: BTreeMap<usize, u64>,
+}
+
+/// What of a pairing its game differs in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Differs {
+    result: bool,
+    colours: bool,
+}
+
+impl Differs {
+    fn any(self) -> bool {
+        self.result || self.colours
+    }
 }
 
 /// How one cell of the crosstable stands against the PGN.
@@ -72,6 +85,11 @@ pub struct RoundCount {
     pub missing: u64,
     /// Games matched to no pairing.
     pub extra: u64,
+    /// Of the pairings found, those whose game has another result.
+    pub results_differ: u64,
+    /// Of the pairings found, those whose game has the colours the other
+    /// way round.
+    pub colours_differ: u64,
 }
 
 /// One player's row of the crosstable.
@@ -225,11 +243,13 @@ impl TrfAudit {
             ));
         }
         out.extend(result_mismatch(game, w, b, theirs));
-        let agrees = out
-            .iter()
-            .all(|f| !matches!(f.kind, Kind::TrfResultMismatch | Kind::TrfColourMismatch));
-        let entry = self.found.entry(pairing).or_insert(agrees);
-        *entry &= agrees;
+        let differs = Differs {
+            result: out.iter().any(|f| f.kind == Kind::TrfResultMismatch),
+            colours: out.iter().any(|f| f.kind == Kind::TrfColourMismatch),
+        };
+        let entry = self.found.entry(pairing).or_default();
+        entry.result |= differs.result;
+        entry.colours |= differs.colours;
         out
     }
 
@@ -243,8 +263,8 @@ impl TrfAudit {
         };
         let key = (index + 1, p.rank.min(o), p.rank.max(o));
         match (self.found.get(&key), round.outcome) {
-            (Some(true), _) => Cell::Agrees,
-            (Some(false), _) => Cell::Differs,
+            (Some(differs), _) if differs.any() => Cell::Differs,
+            (Some(_), _) => Cell::Agrees,
             (None, Outcome::Played(_)) => Cell::Missing,
             (None, _) => Cell::NoGame,
         }
@@ -272,6 +292,13 @@ impl TrfAudit {
                     Cell::Missing => count.missing += 1,
                     _ => count.found += 1,
                 }
+                let differs = self
+                    .found
+                    .get(&(index + 1, p.rank, o))
+                    .copied()
+                    .unwrap_or_default();
+                count.results_differ += u64::from(differs.result);
+                count.colours_differ += u64::from(differs.colours);
             }
         }
         for (&round, &n) in &self.extra {
