@@ -18,11 +18,11 @@
 use std::{
     collections::VecDeque,
     io::{self, Read},
-    sync::{Arc, atomic::AtomicU64},
+    sync::Arc,
 };
 
 use crate::read::{
-    input::{self, Input},
+    input::{self, Input, Tally},
     lexer,
 };
 
@@ -195,14 +195,9 @@ fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<boo
 
 /// Reads every input in order and cuts it into blocks of whole games.
 /// `emit` returns false to stop early (the output is gone).
-pub fn read_inputs(
-    inputs: &[Input],
-    line_offset: u64,
-    counter: &Arc<AtomicU64>,
-    emit: &mut dyn Pieces,
-) {
+pub fn read_inputs(inputs: &[Input], line_offset: u64, tally: &Tally, emit: &mut dyn Pieces) {
     for (index, input) in inputs.iter().enumerate() {
-        if !read_input(index, input, line_offset, counter, emit) {
+        if !read_input(index, input, line_offset, tally, emit) {
             return;
         }
         if !emit.piece(Piece::InputDone(index)) {
@@ -215,10 +210,11 @@ fn read_input(
     index: usize,
     input: &Input,
     line_offset: u64,
-    counter: &Arc<AtomicU64>,
+    tally: &Tally,
     emit: &mut dyn Pieces,
 ) -> bool {
-    let mut opened = match input::open(&input.source, counter.clone()) {
+    let hash = tally.digests.is_some();
+    let (mut opened, hashed) = match input::open_hashed(&input.source, tally.bytes.clone(), hash) {
         Ok(opened) => opened,
         Err(err) => {
             return emit.piece(Piece::Problem {
@@ -227,7 +223,17 @@ fn read_input(
             });
         }
     };
-    read_stream(index, &mut *opened.reader, line_offset, emit)
+    let going = read_stream(index, &mut *opened.reader, line_offset, emit);
+    drop(opened);
+    if let (Some(hashed), Some(digests)) = (hashed, &tally.digests) {
+        let digest = hashed.finish(&input.source);
+        if let Ok(mut all) = digests.lock()
+            && let Some(slot) = all.get_mut(index)
+        {
+            *slot = digest;
+        }
+    }
+    going
 }
 
 /// Cuts one input's decompressed stream into pieces: blocks of whole

@@ -7,10 +7,12 @@ use std::{
     io::{self, Read},
     path::{Path, PathBuf},
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicU64, Ordering},
     },
 };
+
+use sha2::{Digest as _, Sha256};
 
 /// One input of the run, in the order it will be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -241,6 +243,108 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// What reading the inputs tells the rest of the run: the raw bytes read
+/// so far (for the progress bar) and, when asked for, each input's
+/// SHA-256 as stored (compressed or not), so that whoever receives the
+/// report can check that the files they hold are the ones audited.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    /// Raw bytes read so far.
+    pub bytes: Arc<AtomicU64>,
+    /// Per input, its SHA-256 in hex once read to its end (`None` for a
+    /// shard, or an input that could not be read); `None` when not asked
+    /// for.
+    pub digests: Option<Arc<Mutex<Vec<Option<String>>>>>,
+}
+
+impl Tally {
+    /// A tally that hashes each of `inputs` inputs when `hash` is set.
+    pub fn new(inputs: usize, hash: bool) -> Tally {
+        Tally {
+            bytes: Arc::default(),
+            digests: hash.then(|| Arc::new(Mutex::new(vec![None; inputs]))),
+        }
+    }
+
+    /// Input `index`'s digest, once read.
+    pub fn digest(&self, index: usize) -> Option<String> {
+        let digests = self.digests.as_ref()?.lock().ok()?;
+        digests.get(index).cloned().flatten()
+    }
+}
+
+/// The SHA-256 of the bytes read so far, and how many.
+#[derive(Debug, Default)]
+struct Digest {
+    hasher: Sha256,
+    read: u64,
+}
+
+/// Hashes the raw bytes as they are read.
+struct Hashing<R> {
+    inner: R,
+    digest: Arc<Mutex<Digest>>,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Ok(mut d) = self.digest.lock() {
+            d.hasher.update(buf.get(..n).unwrap_or_default());
+            d.read += n as u64;
+        }
+        Ok(n)
+    }
+}
+
+/// An input being hashed as it is read.
+pub struct Hashed {
+    digest: Arc<Mutex<Digest>>,
+}
+
+impl Hashed {
+    /// The digest of the whole input, once the audit has read what it
+    /// needs: the bytes after the end of the compressed stream (which a
+    /// decoder does not ask for) are hashed too, from the file, or read
+    /// from standard input to its end.
+    pub fn finish(self, source: &Source) -> Option<String> {
+        let mut d = self.digest.lock().ok()?;
+        let read = d.read;
+        let mut rest: Box<dyn Read> = match source {
+            Source::File(path) => {
+                let mut file = File::open(path).ok()?;
+                std::io::Seek::seek(&mut file, io::SeekFrom::Start(read)).ok()?;
+                Box::new(file)
+            }
+            Source::Stdin => Box::new(io::stdin()),
+            _ => return None,
+        };
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            match rest.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => d.hasher.update(buf.get(..n).unwrap_or_default()),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return None,
+            }
+        }
+        let hasher = std::mem::take(&mut d.hasher);
+        Some(hex(&hasher.finalize()))
+    }
+}
+
+/// Bytes in lower-case hex.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The SHA-256 of a whole file, in hex.
+pub fn sha256_of(path: &Path) -> io::Result<String> {
+    let mut hasher = Sha256::new();
+    io::copy(&mut File::open(path)?, &mut hasher)?;
+    Ok(hex(&hasher.finalize()))
+}
+
 /// An opened input: its decompressed bytes.
 pub struct Opened {
     /// The decompressed stream.
@@ -252,6 +356,16 @@ pub struct Opened {
 /// Opens an input and wraps it in the decompressor its first bytes call for.
 /// Raw bytes read are added to `count`.
 pub fn open(source: &Source, count: Arc<AtomicU64>) -> io::Result<Opened> {
+    open_hashed(source, count, false).map(|(opened, _)| opened)
+}
+
+/// [`open`], and with `hash` the input's SHA-256 made as it is read (not
+/// for a shard, which reads part of its file).
+pub fn open_hashed(
+    source: &Source,
+    count: Arc<AtomicU64>,
+    hash: bool,
+) -> io::Result<(Opened, Option<Hashed>)> {
     let raw: Box<dyn Read + Send> = match source {
         Source::File(path) => {
             if path.is_dir() {
@@ -261,9 +375,18 @@ pub fn open(source: &Source, count: Arc<AtomicU64>) -> io::Result<Opened> {
         }
         Source::Stdin => Box::new(io::stdin()),
         Source::Unlistable(err) => return Err(io::Error::other(err.clone())),
-        Source::Shard(path, range) => return open_shard(path, *range),
+        Source::Shard(path, range) => return Ok((open_shard(path, *range)?, None)),
     };
-    decode(Box::new(Counting { inner: raw, count }))
+    let counting = Counting { inner: raw, count };
+    if !hash {
+        return Ok((decode(Box::new(counting))?, None));
+    }
+    let digest = Arc::new(Mutex::new(Digest::default()));
+    let hashing = Hashing {
+        inner: counting,
+        digest: digest.clone(),
+    };
+    Ok((decode(Box::new(hashing))?, Some(Hashed { digest })))
 }
 
 /// Opens a shard: its decompressed bytes, line ends normalised.

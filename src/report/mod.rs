@@ -613,6 +613,7 @@ impl Report {
             players: tournament.players(),
             file_problems: tournament.file_problems(),
             rounds: tournament.rounds(),
+            sha256: crate::read::input::sha256_of(std::path::Path::new(tournament.name())).ok(),
         };
         if let Some(page) = &mut self.page {
             page.tournament(&counts, tournament.crosstable());

@@ -158,8 +158,12 @@ impl Page {
         };
         let _ = writeln!(
             out,
-            "<section>\n<h2>Against the tournament report file</h2>\n<p><code>{}</code>: {}, {} players{}.</p>",
+            "<section>\n<h2>Against the tournament report file</h2>\n<p><code>{}</code>{}: {}, {} players{}.</p>",
             esc(&counts.file),
+            counts.sha256.as_ref().map_or(String::new(), |d| format!(
+                " (SHA-256 <code>{}</code>)",
+                esc(d)
+            )),
             esc(&counts.name),
             counts.players,
             if counts.file_problems > 0 {
@@ -419,9 +423,15 @@ impl Page {
         }
         out.push_str("</table>\n<ul class=\"files\">\n");
         for input in summary.inputs.iter().take(50) {
+            let digest = input.sha256.as_ref().map_or(String::new(), |d| {
+                format!(
+                    "<br/><span class=\"sha\">SHA-256 <code>{}</code></span>",
+                    esc(d)
+                )
+            });
             let _ = writeln!(
                 out,
-                "<li><code>{}</code>: {}, {}</li>",
+                "<li><code>{}</code>: {}, {}{digest}</li>",
                 esc(&input.name),
                 counted(input.games, "game", "games"),
                 counted(input.findings, "finding", "findings")
@@ -839,7 +849,7 @@ code { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; white-space:
 .cell.missing { background: #fff0cc; color: #8a5a00; font-weight: bold; } .cell.no-game { color: #777; }
 span.cell { padding: 1px 6px; border: 1px solid #ccc; }
 table.crosstable td, table.crosstable th { padding: 2px 4px; }
-.sites { font-size: 11px; color: #555; }
+.sites, .sha { font-size: 11px; color: #555; } .sha code { font-size: 10px; }
 @media print { body { margin: 0; max-width: none; font-size: 10px; } h2 { page-break-after: avoid; } article.game { margin: 6px 0; padding: 4px 8px; } svg.board { width: 140px; height: 140px; } figcaption { max-width: 140px; } table.crosstable td, table.crosstable th { padding: 1px 3px; } .cell { font-size: 9px; } }
 ";
 

@@ -27,6 +27,10 @@ pub struct InputCounts {
     pub by_severity: BTreeMap<&'static str, u64>,
     /// Findings per code.
     pub by_code: BTreeMap<&'static str, u64>,
+    /// Its SHA-256 as stored (compressed or not), when the summary or the
+    /// page is written: what a recipient checks the file they hold
+    /// against. `None` for a shard or an input not read.
+    pub sha256: Option<String>,
 }
 
 /// Counts for the summary and the exit status.
@@ -73,6 +77,8 @@ pub struct TournamentCounts {
     /// Per round: pairings played, found, missing, and games matched to
     /// none.
     pub rounds: Vec<crate::checks::across::tournament::RoundCount>,
+    /// The TRF's SHA-256.
+    pub sha256: Option<String>,
 }
 
 /// What `--fix` changed in a run.

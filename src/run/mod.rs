@@ -515,12 +515,15 @@ pub fn run(config: &Config) -> Status {
     let rows_on_stdout =
         config.findings == Output::Stdout || config.games.as_ref() == Some(&Output::Stdout);
     let bar = progress::bar(total, config.quiet, rows_on_stdout);
-    let counter = Arc::new(AtomicU64::new(0));
+    // Each input's SHA-256 for the summary and the page, which name the
+    // files audited.
+    let hash = config.summary.is_some() || config.html.is_some();
+    let tally = input::Tally::new(config.inputs.len(), hash);
     let mut sink = Sink {
         config,
         report: &mut outputs.report,
         bar: &bar,
-        counter: &counter,
+        counter: &tally.bytes,
         started,
         current: usize::MAX,
         number: 0,
@@ -558,9 +561,12 @@ pub fn run(config: &Config) -> Status {
         config.jobs,
         &task,
         config.line_offset,
-        &counter,
+        &tally,
         &mut |checked| sink.take(checked),
     );
+    for (index, counts) in sink.report.summary.inputs.iter_mut().enumerate() {
+        counts.sha256 = tally.digest(index);
+    }
     let mut write_error = sink.write_error.take();
     if write_error.is_none()
         && sink.fix_error.is_none()

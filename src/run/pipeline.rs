@@ -15,7 +15,7 @@ use crate::{
     fix,
     read::blocks::Confirmation,
     read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece, Pieces, Tail, read_inputs},
-    read::input::Input,
+    read::input::{Input, Tally},
     read::lexer::{self, Cut, Lexed},
     read::{game::RawGame, tags::Tags},
     report::GameResult,
@@ -589,7 +589,7 @@ pub fn run(
     jobs: usize,
     task: &Task,
     line_offset: u64,
-    counter: &Arc<AtomicU64>,
+    tally: &Tally,
     sink: &mut dyn FnMut(Checked) -> bool,
 ) {
     if jobs <= 1 {
@@ -597,7 +597,7 @@ pub fn run(
             worker: task.worker(),
             sink,
         };
-        read_inputs(inputs, line_offset, counter, &mut inline);
+        read_inputs(inputs, line_offset, tally, &mut inline);
         return;
     }
     // Every worker busy, and as many pieces again up to four waiting:
@@ -622,7 +622,7 @@ pub fn run(
             stop: &stop,
             epoch: &epoch,
         };
-        scope.spawn(move || read_inputs(inputs, line_offset, counter, &mut dealer));
+        scope.spawn(move || read_inputs(inputs, line_offset, tally, &mut dealer));
         for _ in 0..jobs {
             let (work_rx, confirm_tx, epoch) = (work_rx.clone(), confirm_tx.clone(), &epoch);
             let stop = &stop;
@@ -934,7 +934,7 @@ mod tests {
             source: input::Source::File(path),
         }];
         let mut pieces = Vec::new();
-        read_inputs(&inputs, 0, &Arc::default(), &mut |piece: Piece| {
+        read_inputs(&inputs, 0, &Tally::default(), &mut |piece: Piece| {
             pieces.push(piece);
             true
         });

@@ -1987,3 +1987,101 @@ fn the_changelog_adds_every_code_once_and_names_every_alias() {
         );
     }
 }
+
+/// `sha256sum`'s digest of a file.
+fn sha256sum(path: &Path) -> String {
+    let out = Command::new("sha256sum").arg(path).output().unwrap();
+    text(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn the_summary_names_every_input_by_its_sha256_as_sha256sum_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A gzip member with bytes after it that are no gzip: the input cannot
+    // be read to its end (exit 2), and is still named by its whole digest.
+    let mut trailing = fs::read(fixtures().join("input/gzip.pgn.gz")).unwrap();
+    trailing.extend_from_slice(b"\n\nbytes after the compressed stream\n");
+    fs::write(tmp.path().join("trailing.pgn.gz"), &trailing).unwrap();
+    let inputs = [
+        fixtures().join("sample.pgn"),
+        fixtures().join("input/gzip.pgn.gz"),
+        fixtures().join("input/zstd.pgn.zst"),
+        tmp.path().join("trailing.pgn.gz"),
+    ];
+    let summary = tmp.path().join("summary.json");
+    let trf = fixtures().join("tournament/not-in-trf.trf");
+    let out = bin()
+        .args([
+            "-q",
+            "--fail-on",
+            "never",
+            "--findings",
+            "/dev/null",
+            "--summary",
+        ])
+        .arg(&summary)
+        .arg("--trf")
+        .arg(&trf)
+        .args(&inputs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&fs::read(&summary).unwrap()).unwrap();
+    for (input, path) in json["inputs"].as_array().unwrap().iter().zip(&inputs) {
+        assert_eq!(
+            input["sha256"],
+            sha256sum(path).as_str(),
+            "{}",
+            path.display()
+        );
+    }
+    assert_eq!(json["total"]["files"], 4);
+    // Standard input, read to its end.
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    let out = run_stdin(
+        &[
+            "-q",
+            "--fail-on",
+            "never",
+            "--findings",
+            "/dev/null",
+            "--summary",
+            "-",
+        ],
+        &sample,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["inputs"][0]["sha256"],
+        sha256sum(&fixtures().join("sample.pgn")).as_str()
+    );
+    // The TRF's, in the summary and on the page.
+    let page = tmp.path().join("page.html");
+    let out = bin()
+        .args([
+            "-q",
+            "--fail-on",
+            "never",
+            "--findings",
+            "/dev/null",
+            "--summary",
+            "-",
+            "--html",
+        ])
+        .arg(&page)
+        .arg("--trf")
+        .arg(&trf)
+        .arg(fixtures().join("tournament/not-in-trf.pgn"))
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let trf_digest = sha256sum(&trf);
+    assert_eq!(json["tournament"]["sha256"], trf_digest.as_str());
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains(&trf_digest));
+    assert!(html.contains(&sha256sum(&fixtures().join("tournament/not-in-trf.pgn"))));
+}
