@@ -70,10 +70,12 @@ struct Card {
 }
 
 /// Counts of one round of one event.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct Round {
     games: u64,
     by_severity: [u64; 3],
+    /// Findings per code, listed under the round.
+    by_code: BTreeMap<Kind, u64>,
 }
 
 /// A round as the table orders it: by its number when it is one (1, 2,
@@ -279,6 +281,9 @@ impl Page {
                 for (n, c) in r.by_severity.iter_mut().zip(counts) {
                     *n += c;
                 }
+                for f in findings {
+                    *r.by_code.entry(f.kind).or_default() += 1;
+                }
             }
             None => self.rounds_left_out += 1,
         }
@@ -482,6 +487,20 @@ impl Page {
                 cell(Severity::Warning),
                 cell(Severity::Info)
             );
+            // The round's findings by code, most serious first.
+            if !r.by_code.is_empty() {
+                let mut codes: Vec<(&Kind, &u64)> = r.by_code.iter().collect();
+                codes.sort_by_key(|(k, n)| (std::cmp::Reverse(k.severity()), std::cmp::Reverse(**n)));
+                let list: Vec<String> = codes
+                    .iter()
+                    .map(|(k, n)| format!("<code>{}</code> {n}", k.code()))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "<tr class=\"codes\"><td></td><td colspan=\"5\">{}</td></tr>",
+                    list.join(" · ")
+                );
+            }
         }
         out.push_str("</tbody>\n</table>\n");
         if self.rounds_left_out > 0 {
@@ -849,7 +868,7 @@ code { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; white-space:
 .cell.missing { background: #fff0cc; color: #8a5a00; font-weight: bold; } .cell.no-game { color: #777; }
 span.cell { padding: 1px 6px; border: 1px solid #ccc; }
 table.crosstable td, table.crosstable th { padding: 2px 4px; }
-.sites, .sha { font-size: 11px; color: #555; } .sha code { font-size: 10px; }
+.sites, .sha { font-size: 11px; color: #555; } tr.codes td { font-size: 11px; color: #444; border-top: none; } .sha code { font-size: 10px; }
 @media print { body { margin: 0; max-width: none; font-size: 10px; } h2 { page-break-after: avoid; } article.game { margin: 6px 0; padding: 4px 8px; } svg.board { width: 140px; height: 140px; } figcaption { max-width: 140px; } table.crosstable td, table.crosstable th { padding: 1px 3px; } .cell { font-size: 9px; } }
 ";
 
