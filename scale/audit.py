@@ -118,7 +118,8 @@ def audit_shard(arbiter, path, options, offsets, parts, ident, extra):
     games = os.path.join(parts, f"{ident}.games.csv")
     summary = os.path.join(parts, f"{ident}.summary.json")
     command = [
-        arbiter, "-q", "-j", "1", "--fail-on", "never", "--no-duplicates", "--no-header",
+        arbiter, "-q", "-j", "1", "--isolated", "--output-format", "csv",
+        "--fail-on", "never", "--no-duplicates", "--no-header",
         "--game-offset", str(games_before), "--line-offset", str(lines_before),
         "--findings", findings, "--games", games, "--summary", summary,
         *extra, *options, path,
@@ -148,7 +149,8 @@ def headers(arbiter):
     with tempfile.TemporaryDirectory() as tmp:
         findings, games = os.path.join(tmp, "f.csv"), os.path.join(tmp, "g.csv")
         subprocess.run(
-            [arbiter, "-q", "--fail-on", "never", "--findings", findings, "--games", games, "-"],
+            [arbiter, "-q", "--isolated", "--output-format", "csv", "--fail-on", "never",
+             "--findings", findings, "--games", games, "-"],
             input=b'[Event "?"]\n\n*\n', check=True,
         )
         with open(findings, encoding="utf-8") as f, open(games, encoding="utf-8") as g:
