@@ -490,7 +490,9 @@ impl Page {
             // The round's findings by code, most serious first.
             if !r.by_code.is_empty() {
                 let mut codes: Vec<(&Kind, &u64)> = r.by_code.iter().collect();
-                codes.sort_by_key(|(k, n)| (std::cmp::Reverse(k.severity()), std::cmp::Reverse(**n)));
+                codes.sort_by_key(|(k, n)| {
+                    (std::cmp::Reverse(k.severity()), std::cmp::Reverse(**n))
+                });
                 let list: Vec<String> = codes
                     .iter()
                     .map(|(k, n)| format!("<code>{}</code> {n}", k.code()))
