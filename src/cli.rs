@@ -357,9 +357,10 @@ pub enum Rules {
 /// `--winnability` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum WinnabilitySearch {
-    /// The complete analysis.
+    /// The complete analysis where the winner has no queen and no rook,
+    /// the quick check elsewhere.
     Full,
-    /// The quick sound check only.
+    /// The quick sound check only (the default).
     Fast,
     /// The complete analysis for every game lost on time.
     All,

@@ -73,10 +73,15 @@ impl Item {
         if !text.is_empty() && Kind::ALL.iter().any(|k| k.code().starts_with(text)) {
             return Ok(Item::Prefix(text.to_owned()));
         }
-        Err(SelectionError::UnknownItem(
-            text.to_owned(),
-            Kind::nearest(text),
-        ))
+        // The nearest code, or severity (`warnings` is `warning`).
+        let code = Kind::nearest(text);
+        let nearest = [Severity::Error, Severity::Warning, Severity::Info]
+            .into_iter()
+            .map(Severity::as_str)
+            .chain([code])
+            .min_by_key(|word| strsim::levenshtein(word, text))
+            .unwrap_or(code);
+        Err(SelectionError::UnknownItem(text.to_owned(), nearest))
     }
 
     fn matches(&self, kind: Kind) -> bool {
@@ -452,6 +457,10 @@ mod tests {
         assert_eq!(
             err,
             SelectionError::UnknownItem("ilegal-move".into(), "illegal-move")
+        );
+        assert_eq!(
+            Selection::new(None, Some("warnings")).unwrap_err(),
+            SelectionError::UnknownItem("warnings".into(), "warning")
         );
         let err = Selection::new(None, Some("errors")).unwrap_err();
         assert!(err.to_string().contains("did you mean"), "{err}");
