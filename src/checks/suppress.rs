@@ -10,7 +10,11 @@
 
 use crate::{
     finding::{Finding, Kind},
-    read::{game::RawGame, lexer::is_suppression},
+    read::{
+        game::RawGame,
+        lexer::{MAX_SUPPRESSIONS, is_suppression},
+        listed::MAX_LISTED,
+    },
 };
 
 /// One code a comment names.
@@ -27,14 +31,21 @@ struct Entry {
 }
 
 /// The codes a game's comments leave out; empty (no allocation) for a game
-/// without such comments.
+/// without such comments. At most `MAX_SUPPRESSIONS` codes are read (as
+/// many comments as the lexer records); the words past them are counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Suppressions(Vec<Entry>);
+pub struct Suppressions {
+    entries: Vec<Entry>,
+    /// Codes past the first `MAX_SUPPRESSIONS`, and comments past those the
+    /// lexer records, not read.
+    not_read: u64,
+}
 
 impl Suppressions {
     /// The codes `game`'s mainline comments name.
     pub fn of(game: &RawGame<'_>) -> Suppressions {
         let mut entries = Vec::new();
+        let mut not_read = game.lexed.suppressions_past;
         for &(line, start, end) in &game.lexed.suppressions {
             let text = game.bytes.get(start..end).unwrap_or_default();
             let text = String::from_utf8_lossy(text.trim_ascii());
@@ -47,7 +58,9 @@ impl Suppressions {
                 .trim_start_matches("ignore");
             let codes = rest.split(" -- ").next().unwrap_or_default();
             for word in codes.split(|c: char| c == ',' || c.is_whitespace()) {
-                if !word.is_empty() {
+                if entries.len() == MAX_SUPPRESSIONS {
+                    not_read += u64::from(!word.is_empty());
+                } else if !word.is_empty() {
                     entries.push(Entry {
                         line,
                         code: word.to_owned(),
@@ -57,24 +70,24 @@ impl Suppressions {
                 }
             }
         }
-        Suppressions(entries)
+        Suppressions { entries, not_read }
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.entries.is_empty() && self.not_read == 0
     }
 
     /// Whether a comment names `kind`.
     pub fn names(&self, kind: Kind) -> bool {
-        self.0.iter().any(|e| e.kind == Some(kind))
+        self.entries.iter().any(|e| e.kind == Some(kind))
     }
 
     /// Whether a finding of `kind` is left out; if it is, the comments that
     /// name it have been used.
     pub fn covers(&mut self, kind: Kind) -> bool {
         let mut covered = false;
-        for entry in self.0.iter_mut().filter(|e| e.kind == Some(kind)) {
+        for entry in self.entries.iter_mut().filter(|e| e.kind == Some(kind)) {
             entry.used = true;
             covered = true;
         }
@@ -86,10 +99,17 @@ impl Suppressions {
     /// through [`covers`](Self::covers). A code the run does not report
     /// (`judged` false: `--select`, `--ignore`) cannot be judged and is not
     /// reported.
+    /// The first `MAX_LISTED` are listed, the rest counted in one more,
+    /// so that a game of such comments cannot bury a report.
     pub fn unused(&self, judged: impl Fn(Kind) -> bool) -> Vec<Finding> {
-        self.0
+        let unused: Vec<&Entry> = self
+            .entries
             .iter()
             .filter(|e| !e.used && e.kind.is_none_or(&judged))
+            .collect();
+        let mut out: Vec<Finding> = unused
+            .iter()
+            .take(MAX_LISTED)
             .map(|e| {
                 let message = match e.kind {
                     Some(_) => format!(
@@ -105,7 +125,29 @@ impl Suppressions {
                 };
                 Finding::new(Kind::UnusedSuppression, e.line, message)
             })
-            .collect()
+            .collect();
+        if self.not_read > 0 {
+            out.push(Finding::new(
+                Kind::UnusedSuppression,
+                self.entries.last().map_or(0, |e| e.line),
+                format!(
+                    "Comments of this game that leave findings out are read up to their first {MAX_SUPPRESSIONS} codes; {} more codes or comments past those are not read, and leave nothing out.",
+                    self.not_read
+                ),
+            ));
+        }
+        if let Some(first) = unused.get(MAX_LISTED) {
+            out.push(Finding::new(
+                Kind::UnusedSuppression,
+                first.line,
+                format!(
+                    "{} more codes named by comments of this game, from line {} on, leave nothing out or are no codes; only the first {MAX_LISTED} are listed.",
+                    unused.len() - MAX_LISTED,
+                    first.line
+                ),
+            ));
+        }
+        out
     }
 }
 
@@ -149,5 +191,25 @@ mod tests {
         // The words after ` -- ` are a reason, not codes.
         assert!(!messages.iter().any(|m| m.contains("known")));
         assert!(suppressions("{pgn-arbiter: missing-tag: added} 1. e4 *").is_empty());
+    }
+
+    #[test]
+    fn a_flood_of_comments_is_listed_up_to_the_cap() {
+        let pgn = format!("{} 1. e4 *", "{pgn-arbiter: ignore nothing} ".repeat(1000));
+        let unused = suppressions(&pgn).unused(|_| true);
+        assert_eq!(unused.len(), MAX_LISTED + 1);
+        let more = &unused[MAX_LISTED].message;
+        assert!(more.starts_with("900 more codes"), "{more}");
+        // Past what is read: counted, in bounded memory. 1,000 codes of the
+        // 1,000 comments recorded are not read, nor the 2,000 comments not
+        // recorded.
+        let pgn = format!("{} 1. e4 *", "{pgn-arbiter: ignore a b} ".repeat(3000));
+        let s = suppressions(&pgn);
+        assert_eq!(s.entries.len(), MAX_SUPPRESSIONS);
+        assert_eq!(s.not_read, 3000);
+        let unused = s.unused(|_| true);
+        assert_eq!(unused.len(), MAX_LISTED + 2);
+        let past = &unused[MAX_LISTED].message;
+        assert!(past.contains("3000 more codes or comments"), "{past}");
     }
 }

@@ -235,7 +235,13 @@ pub struct Lexed {
     /// (`{pgn-arbiter: ignore CODE, ...}`, [`is_suppression`]): the line
     /// of each and the byte range of its text.
     pub suppressions: Vec<(u64, usize, usize)>,
+    /// Such comments past the first `MAX_SUPPRESSIONS`, not read.
+    pub suppressions_past: u64,
 }
+
+/// The comments of a game that leave findings out that are read: memory
+/// stays bounded whatever a game holds.
+pub const MAX_SUPPRESSIONS: usize = 1000;
 
 /// Whether a comment's text (from its first non-blank byte) asks for
 /// findings of the game to be left out: `pgn-arbiter:` then `ignore`.
@@ -612,6 +618,7 @@ impl Lexed {
         self.names.clear();
         self.recent_comments = [None; 3];
         self.suppressions.clear();
+        self.suppressions_past = 0;
     }
 
     /// A tag pair over lines, which PGN 8.1 allows (white space, line ends
@@ -1138,7 +1145,11 @@ impl Lexed {
         self.recent_comments = [b, c, Some((self.sans.len(), start, end))];
         let text = bytes.get(start..end).unwrap_or_default().trim_ascii_start();
         if text.first() == Some(&b'p') && is_suppression(text) {
-            self.suppressions.push((line, start, end));
+            if self.suppressions.len() < MAX_SUPPRESSIONS {
+                self.suppressions.push((line, start, end));
+            } else {
+                self.suppressions_past += 1;
+            }
         }
     }
 
