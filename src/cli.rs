@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::report::format::Format;
+
 /// The version `--version` prints: the crate's, the commit the binary was
 /// built from and that commit's date (`unknown` outside a git checkout).
 pub const VERSION: &str = concat!(
@@ -80,7 +82,7 @@ pub struct Cli {
     /// GitLab and Jenkins. The games report, the baseline and its update
     /// are CSV whatever this is.
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub output_format: Option<OutputFormat>,
+    pub output_format: Option<Format>,
 
     /// Also write the games report (CSV, one row per game) to this file
     /// (`-`: standard output).
@@ -321,23 +323,6 @@ pub enum FailOn {
     Info,
     /// Never fail because of findings.
     Never,
-}
-
-/// `--output-format` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// CSV, one row per finding.
-    Csv,
-    /// One line per finding: `file:line:game: severity code message`.
-    Concise,
-    /// One JSON object per line, with the CSV's columns.
-    JsonLines,
-    /// GitHub Actions workflow commands (annotations).
-    Github,
-    /// SARIF 2.1.0, for code-scanning uploads.
-    Sarif,
-    /// JUnit XML, a test case per game with findings.
-    Junit,
 }
 
 /// `--rules` values.

@@ -15,7 +15,10 @@ use std::{
 
 use clap::ValueEnum;
 
-use crate::cli::{FailOn, OutputFormat, Rules, WinnabilitySearch};
+use crate::{
+    cli::{FailOn, Rules, WinnabilitySearch},
+    report::format::Format,
+};
 
 /// The names a settings file may have, in the order they are looked for
 /// in each directory.
@@ -51,7 +54,7 @@ pub struct Settings {
     /// `strict-tags`.
     pub strict_tags: Option<bool>,
     /// `output-format`.
-    pub output_format: Option<OutputFormat>,
+    pub output_format: Option<Format>,
     /// `per-file-ignores`: each glob, in the file's order, with its list.
     pub per_file_ignores: Vec<(String, String)>,
 }

@@ -11,7 +11,7 @@ use std::{
 use crate::{
     board::rules::Edition,
     board::winnable::Search,
-    cli::{Cli, FailOn, OutputFormat, Rules, WinnabilitySearch},
+    cli::{Cli, FailOn, Rules, WinnabilitySearch},
     finding::Severity,
     output::{self, Output, corrected},
     read::{
@@ -283,14 +283,9 @@ fn per_input(
 
 /// The findings report's form: as asked, else `concise` when the findings go
 /// to a terminal, CSV otherwise.
-fn output_format(asked: Option<OutputFormat>, findings: &Output) -> Format {
+fn output_format(asked: Option<Format>, findings: &Output) -> Format {
     match asked {
-        Some(OutputFormat::Csv) => Format::Csv,
-        Some(OutputFormat::Concise) => Format::Concise,
-        Some(OutputFormat::JsonLines) => Format::JsonLines,
-        Some(OutputFormat::Github) => Format::Github,
-        Some(OutputFormat::Sarif) => Format::Sarif,
-        Some(OutputFormat::Junit) => Format::Junit,
+        Some(format) => format,
         None if *findings == Output::Stdout && io::stdout().is_terminal() => Format::Concise,
         None => Format::Csv,
     }

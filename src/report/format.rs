@@ -24,8 +24,9 @@ pub const FINDINGS_HEADER: [&str; 17] = [
     "severity", "code", "rule", "message", "fen", "game_id",
 ];
 
-/// A form of the findings report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A form of the findings report (`--output-format`, whose values are
+/// these names in kebab case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// One CSV row a finding, cells safe for a spreadsheet.
     Csv,
@@ -44,15 +45,10 @@ pub enum Format {
 
 impl Format {
     /// The name `--output-format` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Csv => "csv",
-            Format::Concise => "concise",
-            Format::JsonLines => "json-lines",
-            Format::Github => "github",
-            Format::Sarif => "sarif",
-            Format::Junit => "junit",
-        }
+    pub fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self)
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default()
     }
 }
 
@@ -94,7 +90,9 @@ pub struct Located<'a> {
     pub game_id: &'a str,
 }
 
-/// A CSV row of the findings report (and of a baseline).
+/// A row of the findings report: a CSV row (and a baseline's), with its
+/// cells made safe for a spreadsheet, or a JSON line, as the input has
+/// them.
 #[derive(Serialize)]
 pub(super) struct FindingRow<'a> {
     file: &'a str,
@@ -117,15 +115,14 @@ pub(super) struct FindingRow<'a> {
     game_id: &'a str,
 }
 
-/// Writes `f` as a CSV row, its cells made safe for a spreadsheet unless
-/// `raw`.
-pub(super) fn write_csv<W: Write>(
-    w: &mut csv::Writer<W>,
-    f: &Located<'_>,
-    raw: bool,
-) -> csv::Result<()> {
-    let text = |t| cell(t, raw);
-    w.serialize(FindingRow {
+/// Serialises `f` as one row, each text cell through `text` (made safe
+/// for a spreadsheet, or as it is).
+fn serialize_row<'a, T>(
+    f: &Located<'a>,
+    text: impl Fn(&'a str) -> Cow<'a, str>,
+    write: impl FnOnce(&FindingRow<'_>) -> T,
+) -> T {
+    write(&FindingRow {
         file: &text(f.file),
         game: f.game,
         line: f.line,
@@ -144,6 +141,16 @@ pub(super) fn write_csv<W: Write>(
         fen: &text(f.fen),
         game_id: f.game_id,
     })
+}
+
+/// Writes `f` as a CSV row, its cells made safe for a spreadsheet unless
+/// `raw`.
+pub(super) fn write_csv<W: Write>(
+    w: &mut csv::Writer<W>,
+    f: &Located<'_>,
+    raw: bool,
+) -> csv::Result<()> {
+    serialize_row(f, |t| cell(t, raw), |row| w.serialize(row))
 }
 
 /// The findings report, in one of its forms.
@@ -249,7 +256,8 @@ impl FindingsWriter {
                 terminal(f.message)
             )?,
             Format::JsonLines => {
-                serde_json::to_writer(&mut *w, &JsonRow::of(f)).map_err(io::Error::from)?;
+                serialize_row(f, Cow::Borrowed, |row| serde_json::to_writer(&mut *w, row))
+                    .map_err(io::Error::from)?;
                 w.write_all(b"\n")?;
             }
             Format::Github => github(w, f)?,
@@ -310,53 +318,6 @@ fn terminal(text: &str) -> Cow<'_, str> {
         )
     } else {
         Cow::Borrowed(text)
-    }
-}
-
-/// The JSON lines form's object: the CSV's columns, as the input has them.
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    file: &'a str,
-    game: u64,
-    line: u64,
-    white: &'a str,
-    black: &'a str,
-    date: &'a str,
-    round: &'a str,
-    result: &'a str,
-    ply: Option<u32>,
-    #[serde(rename = "move")]
-    number: &'a str,
-    san: &'a str,
-    severity: &'a str,
-    code: &'a str,
-    rule: &'a str,
-    message: &'a str,
-    fen: &'a str,
-    game_id: &'a str,
-}
-
-impl<'a> JsonRow<'a> {
-    fn of(f: &Located<'a>) -> JsonRow<'a> {
-        JsonRow {
-            file: f.file,
-            game: f.game,
-            line: f.line,
-            white: f.white,
-            black: f.black,
-            date: f.date,
-            round: f.round,
-            result: f.result,
-            ply: f.ply,
-            number: f.number,
-            san: f.san,
-            severity: f.kind.severity().as_str(),
-            code: f.kind.code(),
-            rule: f.rule,
-            message: f.message,
-            fen: f.fen,
-            game_id: f.game_id,
-        }
     }
 }
 
