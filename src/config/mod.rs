@@ -136,13 +136,20 @@ impl Config {
         outputs.extend(games.as_ref().map(|g| ("--games", g)));
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
         outputs.extend(html.as_ref().map(|h| ("--html", h)));
-        // The TRF and the baseline are read as an input is: no output may
-        // be written over them.
+        // The TRF, the baseline and the settings file are read as an input
+        // is: no output may be written over them.
         let mut read = inputs.clone();
-        read.extend(cli.trf.iter().chain(&cli.baseline).map(|path| Input {
-            name: path.display().to_string(),
-            source: input::Source::File(path.clone()),
-        }));
+        let settings_path = settings.as_ref().map(|s| &s.path);
+        read.extend(
+            cli.trf
+                .iter()
+                .chain(&cli.baseline)
+                .chain(settings_path)
+                .map(|path| Input {
+                    name: path.display().to_string(),
+                    source: input::Source::File(path.clone()),
+                }),
+        );
         output::check(&read, &outputs).map_err(|e| UsageError(e.to_string()))?;
         // The ratcheted baseline may replace the baseline it reads (the
         // baseline is read whole before the run, and replaced only when the

@@ -1933,6 +1933,14 @@ fn a_settings_file_with_an_unknown_key_is_a_usage_error() {
         );
         assert_eq!(out.status.code(), Some(0), "{toml}");
     }
+    // No report is written over the settings file the run reads.
+    fs::write(tmp.path().join("pgn-arbiter.toml"), "fail-on = \"never\"\n").unwrap();
+    for flag in ["--findings", "--games", "--summary", "--html"] {
+        let out = run_in(tmp.path(), &["-q", flag, "pgn-arbiter.toml", "a.pgn"]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let kept = fs::read_to_string(tmp.path().join("pgn-arbiter.toml")).unwrap();
+        assert_eq!(kept, "fail-on = \"never\"\n", "{flag}");
+    }
     let out = run_in(tmp.path(), &["-q", "--config", "missing.toml", "a.pgn"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cannot read missing.toml"));
