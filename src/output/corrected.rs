@@ -69,6 +69,7 @@ pub fn plan(
                         .collect();
                     Some(out.join(plain_name(&rel)))
                 }
+                Source::Text(_) => Some(out.join("text.pgn")),
                 Source::Unlistable(_) => None,
             })
             .collect()
@@ -88,7 +89,7 @@ pub fn plan(
         let clash = read.iter().find(|i| match &i.source {
             Source::Stdin => target_id.is_some() && target_id == output::stdin_identity(),
             Source::File(p) | Source::Shard(p, _) => output::same_file(p, target),
-            Source::Unlistable(_) => false,
+            Source::Unlistable(_) | Source::Text(_) => false,
         });
         if let Some(input) = clash {
             return Err(format!(

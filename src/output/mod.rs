@@ -17,7 +17,7 @@ use std::{
     fs::{self, File},
     io::{self, BufWriter, Write},
     path::{Path, PathBuf},
-    sync::Mutex,
+    sync::{Arc, Mutex},
 };
 
 use tempfile::TempPath;
@@ -31,7 +31,40 @@ pub enum Output {
     Stdout,
     /// A file, replaced as a whole when the run completes.
     File(PathBuf),
+    /// A writer handed over by a program that runs the audit as a library
+    /// (the Python module), which reads the report as it is written.
+    Handed(Handed),
 }
+
+/// A writer for [`Output::Handed`], taken by the run that opens it.
+#[derive(Clone)]
+pub struct Handed(Arc<Mutex<Option<Box<dyn Write + Send>>>>);
+
+impl Handed {
+    /// Hands over `writer`.
+    pub fn new(writer: impl Write + Send + 'static) -> Handed {
+        Handed(Arc::new(Mutex::new(Some(Box::new(writer)))))
+    }
+
+    /// The writer, the first time it is asked for.
+    fn take(&self) -> Option<Box<dyn Write + Send>> {
+        self.0.lock().ok()?.take()
+    }
+}
+
+impl std::fmt::Debug for Handed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Handed")
+    }
+}
+
+impl PartialEq for Handed {
+    fn eq(&self, other: &Handed) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Handed {}
 
 impl Output {
     /// `-` is standard output; anything else a file.
@@ -48,6 +81,7 @@ impl Output {
         match self {
             Output::Stdout => "standard output".to_owned(),
             Output::File(path) => path.display().to_string(),
+            Output::Handed(_) => "the caller's reader".to_owned(),
         }
     }
 }
@@ -137,7 +171,7 @@ pub fn check(inputs: &[Input], outputs: &[(&'static str, &Output)]) -> Result<()
             let clash = match &input.source {
                 Source::File(p) | Source::Shard(p, _) => same_file(p, path),
                 Source::Stdin => target.is_some() && target == stdin,
-                Source::Unlistable(_) => false,
+                Source::Unlistable(_) | Source::Text(_) => false,
             };
             if clash {
                 return Err(Refused::Input(flag, path.clone(), input.name.clone()));
@@ -290,6 +324,14 @@ impl Opened {
                 });
             }
             Output::File(path) => path,
+            Output::Handed(handed) => {
+                return Ok(Opened {
+                    writer: handed
+                        .take()
+                        .ok_or_else(|| io::Error::other("the writer handed over was taken"))?,
+                    pending: None,
+                });
+            }
         };
         // A device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO) is written
         // to as it is: there is nothing to replace, and renaming over it

@@ -36,6 +36,9 @@ pub enum Source {
     Unlistable(String),
     /// A shard of a file: a range of its zstd frames or bytes.
     Shard(PathBuf, crate::read::shard::Range),
+    /// Bytes handed over whole by a program that runs the audit as a
+    /// library (the Python module's text input).
+    Text(Arc<[u8]>),
 }
 
 /// Compression formats recognised by their first bytes.
@@ -317,6 +320,7 @@ impl Hashed {
                 Box::new(file)
             }
             Source::Stdin => Box::new(io::stdin()),
+            Source::Text(bytes) => Box::new(io::Cursor::new(bytes.get(read as usize..)?.to_vec())),
             _ => return None,
         };
         let mut buf = vec![0u8; 1 << 16];
@@ -374,6 +378,7 @@ pub fn open_hashed(
             Box::new(File::open(path)?)
         }
         Source::Stdin => Box::new(io::stdin()),
+        Source::Text(bytes) => Box::new(io::Cursor::new(bytes.clone())),
         Source::Unlistable(err) => return Err(io::Error::other(err.clone())),
         Source::Shard(path, range) => return Ok((open_shard(path, *range)?, None)),
     };
@@ -650,6 +655,7 @@ impl<R: Read> Read for Normalize<R> {
 pub fn size(source: &Source) -> Option<u64> {
     match source {
         Source::File(path) => fs::metadata(path).ok().map(|m| m.len()),
+        Source::Text(bytes) => Some(bytes.len() as u64),
         _ => None,
     }
 }

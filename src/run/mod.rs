@@ -3,6 +3,7 @@
 //! completes ([`output`]), the progress bar, the summary,
 //! and the exit status.
 
+pub mod command;
 pub mod pipeline;
 pub mod progress;
 

@@ -1,0 +1,229 @@
+"""The Python module against the command line built by cargo: the same
+findings, row for row, on every fixture; the same games rows, summary and
+messages; streaming in bounded memory; the installed `pgn-arbiter` command.
+
+    PGN_ARBITER=target/debug/pgn-arbiter python -m pytest python/tests
+
+with the wheel installed (scripts/test_wheel.sh builds it, installs it in a
+fresh venv and runs these).
+"""
+
+import csv
+import glob
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import chess.pgn
+import pytest
+
+import pgn_arbiter
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "fixtures")
+ARBITER = os.path.abspath(os.environ.get("PGN_ARBITER", os.path.join(ROOT, "target", "debug", "pgn-arbiter")))
+INPUTS = sorted(
+    os.path.relpath(p, FIXTURES)
+    for p in glob.glob(os.path.join(FIXTURES, "**", "*.pgn*"), recursive=True)
+    if os.path.isfile(p) and not p.endswith(".fixed")
+)
+
+
+def cli(*args, cwd=FIXTURES):
+    """The cargo-built command line's findings (JSON lines), exit status
+    and standard error."""
+    done = subprocess.run(
+        [ARBITER, "--isolated", "-q", "--output-format", "json-lines", *args],
+        cwd=cwd,
+        capture_output=True,
+    )
+    rows = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    return rows, done.returncode, done.stderr.decode()
+
+
+@pytest.fixture(autouse=True)
+def in_fixtures(monkeypatch):
+    monkeypatch.chdir(FIXTURES)
+
+
+def test_there_are_fixtures_of_every_compression():
+    assert len(INPUTS) >= 80
+    assert any(p.endswith(".gz") for p in INPUTS) and any(p.endswith(".zst") for p in INPUTS)
+
+
+@pytest.mark.parametrize("path", INPUTS)
+def test_the_same_findings_as_the_command_line(path):
+    expected, status, _ = cli(path)
+    run = pgn_arbiter.audit(path)
+    try:
+        got = list(run)
+    except pgn_arbiter.AuditError:
+        assert status == 2
+        return
+    assert got == expected
+    assert run.status == status
+
+
+def test_every_fixture_at_once_with_options():
+    """All fixtures in one run (copies across files, rounds), with a
+    selection, another rule edition and one thread."""
+    expected, status, _ = cli("--ignore", "info,missing-tag", "--rules", "fide-1994", "-j", "1", *INPUTS)
+    run = pgn_arbiter.audit(INPUTS, ignore=["info", "missing-tag"], rules="fide-1994", jobs=1)
+    assert list(run) == expected
+    assert len(expected) > 300
+    assert run.status == status == 1
+
+
+def test_text_is_audited_as_a_file_is(tmp_path):
+    text = open(os.path.join(FIXTURES, "sample.pgn"), encoding="utf-8").read()
+    as_file, _, _ = cli("sample.pgn")
+    as_text = list(pgn_arbiter.audit(text, name="sample.pgn"))
+    assert as_text == as_file
+    assert list(pgn_arbiter.audit(text.encode(), name="sample.pgn")) == as_file
+
+
+def test_games_rows_are_the_games_report():
+    done = subprocess.run(
+        [ARBITER, "--isolated", "-q", "--raw-csv", "--findings", "/dev/null", "--games", "-", "sample.pgn"],
+        cwd=FIXTURES,
+        capture_output=True,
+    )
+    expected = list(csv.DictReader(io.StringIO(done.stdout.decode())))
+    got = list(pgn_arbiter.audit_games("sample.pgn"))
+    assert got == expected
+    assert len(got) == 12
+
+
+def test_status_and_summary_are_the_command_line_s(tmp_path):
+    summary = tmp_path / "summary.json"
+    _, status, _ = cli("--summary", str(summary), "sample.pgn")
+    run = pgn_arbiter.audit("sample.pgn")
+    assert run.status is None and run.summary is None
+    list(run)
+    assert run.status == status == 1
+    expected = json.loads(summary.read_text())
+    for volatile in ("elapsed_seconds", "games_per_second", "options"):
+        expected.pop(volatile)
+        run.summary.pop(volatile)
+    assert run.summary == expected
+
+
+def test_a_python_chess_game_is_audited_as_its_pgn():
+    with open(os.path.join(FIXTURES, "sample.pgn"), encoding="utf-8") as f:
+        games = [g for g in iter(lambda: chess.pgn.read_game(f), None)]
+    assert len(games) == 12
+    found = 0
+    for game in games:
+        got = pgn_arbiter.audit_game(game)
+        assert got == list(pgn_arbiter.audit(str(game) + "\n", name="<game>"))
+        found += len(got)
+    assert found > 0
+
+
+def test_usage_errors_carry_the_command_line_s_message():
+    _, status, err = cli("--select", "bogus-code", "sample.pgn")
+    assert status == 2
+    with pytest.raises(pgn_arbiter.UsageError) as raised:
+        pgn_arbiter.audit("sample.pgn", select=["bogus-code"])
+    assert str(raised.value) in err and "did you mean" in str(raised.value)
+    with pytest.raises(ValueError, match="fide-1800"):
+        pgn_arbiter.audit("sample.pgn", rules="fide-1800")
+
+
+def test_an_unreadable_input_raises_after_the_others_findings():
+    expected, status, err = cli("sample.pgn", "missing.pgn")
+    assert status == 2
+    run = pgn_arbiter.audit(["sample.pgn", "missing.pgn"])
+    got = []
+    with pytest.raises(pgn_arbiter.AuditError) as raised:
+        for row in run:
+            got.append(row)
+    assert got == expected and len(got) == 14
+    assert run.status == 2
+    assert f"pgn-arbiter: {raised.value}" in err
+
+
+def test_stopping_early_ends_the_run(tmp_path):
+    big = tmp_path / "big.pgn"
+    sample = open(os.path.join(FIXTURES, "sample.pgn"), "rb").read()
+    big.write_bytes(sample * 2000)
+    run = pgn_arbiter.audit(str(big))
+    rows = iter(run)
+    assert next(rows)["code"]
+    started = time.monotonic()
+    run.close()
+    assert run.status is not None
+    assert time.monotonic() - started < 10
+
+
+def test_other_python_threads_run_while_it_audits(tmp_path):
+    big = tmp_path / "big.pgn"
+    big.write_bytes(open(os.path.join(FIXTURES, "sample.pgn"), "rb").read() * 500)
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        count = sum(1 for _ in pgn_arbiter.audit(str(big)))
+    finally:
+        stop.set()
+        ticker.join()
+    assert count == len(cli(str(big))[0])
+    assert len(ticks) > 10
+
+
+# The peak is read from VmHWM, this program's own: getrusage's maxrss keeps
+# the peak of the process it was forked from (pytest) across exec.
+STREAM = """
+import re, sys, pgn_arbiter
+n = sum(1 for _ in pgn_arbiter.audit(sys.argv[1], duplicates=False))
+print(n, re.search(r"VmHWM:\\s*(\\d+) kB", open("/proc/self/status").read()).group(1))
+"""
+
+
+def test_a_100_mb_input_streams_in_bounded_memory(tmp_path):
+    big = tmp_path / "big.pgn"
+    sample = open(os.path.join(FIXTURES, "sample.pgn"), "rb").read()
+    copies = 100_000_000 // len(sample) + 1
+    with open(big, "wb") as f:
+        for _ in range(copies):
+            f.write(sample)
+    assert big.stat().st_size >= 100_000_000
+    done = subprocess.run([sys.executable, "-c", STREAM, str(big)], capture_output=True, check=True)
+    count, peak_kib = map(int, done.stdout.split())
+    expected = subprocess.run(
+        [ARBITER, "--isolated", "-q", "--no-duplicates", "--output-format", "json-lines", str(big)],
+        capture_output=True,
+    ).stdout.count(b"\n")
+    assert count == expected == copies * 14
+    # The Python interpreter, the module and the run: far below the input.
+    assert peak_kib < 100 * 1024, f"peak {peak_kib} KiB"
+
+
+def test_the_installed_command_is_the_command_line(tmp_path):
+    command = shutil.which("pgn-arbiter", path=os.path.dirname(sys.executable))
+    assert command, "the package installs pgn-arbiter beside its python"
+    ours = subprocess.run([command, "sample.pgn"], cwd=FIXTURES, capture_output=True)
+    cargo = subprocess.run([ARBITER, "sample.pgn"], cwd=FIXTURES, capture_output=True)
+    assert ours.returncode == cargo.returncode == 1
+    assert ours.stdout == cargo.stdout and len(ours.stdout) > 1000
+    version = subprocess.run([command, "--version"], capture_output=True, text=True, check=True)
+    assert version.stdout == subprocess.run([ARBITER, "--version"], capture_output=True, text=True).stdout
+
+
+def test_the_version_is_the_crate_s():
+    cargo = open(os.path.join(ROOT, "Cargo.toml"), encoding="utf-8").read()
+    version = re.search(r'\[workspace\.package\]\s*version = "([^"]+)"', cargo).group(1)
+    assert pgn_arbiter.__version__ == version
