@@ -24,9 +24,13 @@ summary, which then says the run is not complete, the other shards are
 joined, and the exit status is 2. Exit status 1: findings at or above
 error; 0: none.
 
-The binary is $PGN_ARBITER, else target/release/pgn-arbiter beside this
-script's directory. Copies of games and the round checks are left out
-(`--no-duplicates`): each shard sees only its own games.
+The tool is the binary at $PGN_ARBITER, else target/release/pgn-arbiter
+beside this script's directory, which every worker must find at that path;
+or, with --wheel FILE, the Python package in that wheel, which each worker
+installs with pip into its own environment when it joins (and the driver
+then asks a worker for the frame lists and the reports' headers too). The
+summary says which tool ran, and its version. Copies of games and the round
+checks are left out (`--no-duplicates`): each shard sees only its own games.
 """
 
 import argparse
@@ -35,6 +39,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,6 +49,57 @@ PLAIN, ZSTD, WHOLE = "plain", "zstd", "whole"
 
 def binary():
     return os.environ.get("PGN_ARBITER") or os.path.join(HERE, "..", "target", "release", "pgn-arbiter")
+
+
+def installed():
+    """The pgn-arbiter command that the wheel put in this (worker's)
+    environment."""
+    return os.path.join(sysconfig.get_path("scripts"), "pgn-arbiter")
+
+
+def wheel_plugin(filename, data):
+    """A Dask worker plugin that installs the pgn-arbiter wheel it carries
+    (`data`, named `filename`) into each worker's Python environment with
+    pip when the worker joins, once per environment: workers sharing one
+    wait for each other, and a wheel already installed there is not
+    installed again."""
+    from distributed import WorkerPlugin
+
+    class InstallWheel(WorkerPlugin):
+        name = "pgn-arbiter-wheel"
+
+        def __init__(self):
+            self.digest = hashlib.sha256(data).hexdigest()
+
+        def setup(self, worker):
+            import fcntl
+
+            marker = os.path.join(sys.prefix, f".pgn-arbiter-wheel-{self.digest[:16]}")
+            with open(os.path.join(sys.prefix, ".pgn-arbiter-wheel.lock"), "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if os.path.exists(marker) and os.access(installed(), os.X_OK):
+                    return
+                with tempfile.TemporaryDirectory() as tmp:
+                    wheel = os.path.join(tmp, filename)
+                    with open(wheel, "wb") as f:
+                        f.write(data)
+                    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                                    "--disable-pip-version-check", "--no-deps", "--force-reinstall", wheel],
+                                   check=True)
+                open(marker, "w").close()
+
+    return InstallWheel()
+
+
+def frames_of(arbiter, path):
+    """`pgn-arbiter frames PATH`: (exit status, output, errors)."""
+    listed = subprocess.run([arbiter or installed(), "frames", path], capture_output=True, text=True)
+    return listed.returncode, listed.stdout, listed.stderr
+
+
+def version_of(arbiter):
+    return subprocess.run([arbiter or installed(), "--version"], capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def size_arg(text):
@@ -64,8 +120,9 @@ def kind_of(path):
     return PLAIN
 
 
-def plan(inputs, shard_size, arbiter):
-    """The shards of every input, in order: (input, shard options)."""
+def plan(inputs, shard_size, frames):
+    """The shards of every input, in order: (input, shard options).
+    `frames(path)` is `frames_of` run where the tool is."""
     shards = []
     for path in inputs:
         if not os.path.isfile(path):
@@ -73,10 +130,10 @@ def plan(inputs, shard_size, arbiter):
         size = os.path.getsize(path)
         kind = kind_of(path)
         if kind == ZSTD:
-            listed = subprocess.run([arbiter, "frames", path], capture_output=True, text=True)
-            if listed.returncode != 0:
-                raise SystemExit(f"audit.py: {path}: {listed.stderr.strip()}")
-            rows = [line.split(",") for line in listed.stdout.splitlines()[1:]]
+            status, listed, errors = frames(path)
+            if status != 0:
+                raise SystemExit(f"audit.py: {path}: {errors.strip()}")
+            rows = [line.split(",") for line in listed.splitlines()[1:]]
             first, acc = 0, 0
             for i, row in enumerate(rows):
                 # Decompressed size when the frame says it, else about four
@@ -101,7 +158,7 @@ def shard_id(path, options):
 
 
 def count_shard(arbiter, path, options):
-    done = subprocess.run([arbiter, "--count", *options, path], capture_output=True, text=True)
+    done = subprocess.run([arbiter or installed(), "--count", *options, path], capture_output=True, text=True)
     if done.returncode == 2:
         return {"failed": done.stderr.strip() or "exit status 2"}
     if done.returncode != 0:
@@ -118,7 +175,7 @@ def audit_shard(arbiter, path, options, offsets, parts, ident, extra):
     games = os.path.join(parts, f"{ident}.games.csv")
     summary = os.path.join(parts, f"{ident}.summary.json")
     command = [
-        arbiter, "-q", "-j", "1", "--isolated", "--output-format", "csv",
+        arbiter or installed(), "-q", "-j", "1", "--isolated", "--output-format", "csv",
         "--fail-on", "never", "--no-duplicates", "--no-header",
         "--game-offset", str(games_before), "--line-offset", str(lines_before),
         "--findings", findings, "--games", games, "--summary", summary,
@@ -149,7 +206,7 @@ def headers(arbiter):
     with tempfile.TemporaryDirectory() as tmp:
         findings, games = os.path.join(tmp, "f.csv"), os.path.join(tmp, "g.csv")
         subprocess.run(
-            [arbiter, "-q", "--isolated", "--output-format", "csv", "--fail-on", "never",
+            [arbiter or installed(), "-q", "--isolated", "--output-format", "csv", "--fail-on", "never",
              "--findings", findings, "--games", games, "-"],
             input=b'[Event "?"]\n\n*\n', check=True,
         )
@@ -166,15 +223,24 @@ def main():
                         help="about this much PGN per shard (default 256M; k, M, G)")
     parser.add_argument("--retries", type=int, default=3, help="retries of a shard that fails other than by a bad input")
     parser.add_argument("--rules", help="passed on as --rules")
+    parser.add_argument("--wheel", help="a pgn-arbiter wheel (scripts/build_wheels.sh) that each worker installs "
+                                        "with pip, instead of the binary at $PGN_ARBITER")
     parser.add_argument("--out", required=True, help="the directory for the reports, parts and manifest")
     parser.add_argument("inputs", nargs="+", metavar="INPUT")
     args = parser.parse_args()
 
     from dask.distributed import Client, LocalCluster, as_completed
 
-    arbiter = os.path.abspath(binary())
-    if not os.access(arbiter, os.X_OK):
-        raise SystemExit(f"audit.py: no pgn-arbiter at {arbiter}: build it (cargo build --release) or set PGN_ARBITER")
+    if args.wheel:
+        # None: the command the wheel installed, found on each worker.
+        arbiter = None
+        with open(args.wheel, "rb") as f:
+            wheel = wheel_plugin(os.path.basename(args.wheel), f.read())
+    else:
+        arbiter = os.path.abspath(binary())
+        if not os.access(arbiter, os.X_OK):
+            raise SystemExit(f"audit.py: no pgn-arbiter at {arbiter}: build it (cargo build --release), "
+                             "set PGN_ARBITER or give --wheel")
     extra = ["--rules", args.rules] if args.rules else []
     parts = os.path.join(args.out, "parts")
     os.makedirs(parts, exist_ok=True)
@@ -185,15 +251,26 @@ def main():
             manifest = json.load(f)
     manifest.setdefault("shards", {})
 
-    shards = plan(args.inputs, args.shard_size, arbiter)
-    ids = [shard_id(path, options) for path, options in shards]
-
     if args.scheduler:
         client = Client(args.scheduler)
     else:
         client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
                                      dashboard_address=None))
     try:
+        if args.wheel:
+            client.register_plugin(wheel)
+
+        def where_the_tool_is(fn, *fn_args):
+            if arbiter:
+                return fn(arbiter, *fn_args)
+            return client.submit(fn, None, *fn_args, pure=False).result()
+
+        shards = plan(args.inputs, args.shard_size, lambda path: where_the_tool_is(frames_of, path))
+        ids = [shard_id(path, options) for path, options in shards]
+        tool = {"version": where_the_tool_is(version_of)}
+        tool.update({"wheel": os.path.basename(args.wheel), "sha256": wheel.digest} if args.wheel
+                    else {"path": arbiter})
+        report_headers = where_the_tool_is(headers)
         # The counts: games and lines per shard, for the offsets.
         counts = {}
         pending = []
@@ -250,12 +327,12 @@ def main():
     finally:
         client.close()
 
-    return join(args, arbiter, shards, ids, counts, manifest)
+    return join(args, tool, report_headers, shards, ids, counts, manifest)
 
 
-def join(args, arbiter, shards, ids, counts, manifest):
+def join(args, tool, report_headers, shards, ids, counts, manifest):
     """Joins the parts in shard order into the run's reports and summary."""
-    findings_header, games_header = headers(arbiter)
+    findings_header, games_header = report_headers
     failed = []
     totals = {"games": 0, "plies": 0, "findings": 0, "by_severity": {}, "by_code": {}}
     files = {}
@@ -301,6 +378,7 @@ def join(args, arbiter, shards, ids, counts, manifest):
             "failed_shards": failed,
             "total": {**totals, "files": len(args.inputs), "by_code": dict(sorted(totals["by_code"].items()))},
             "options": {"no_duplicates": True, "rules": args.rules, "shard_size": args.shard_size},
+            "tool": tool,
         }
         os.replace(findings_tmp, os.path.join(args.out, "findings.csv"))
         os.replace(games_tmp, os.path.join(args.out, "games.csv"))

@@ -27,6 +27,9 @@ import zstandard
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 ARBITER = os.path.abspath(os.environ.get("PGN_ARBITER", os.path.join(ROOT, "target", "release", "pgn-arbiter")))
+# The wheel for the test of workers that install the tool by pip
+# (scripts/build_wheels.sh builds it; .ci/run names it).
+WHEEL = os.environ.get("PGN_ARBITER_WHEEL")
 
 
 def frames(data, size, corrupt=None):
@@ -80,10 +83,10 @@ class Driver(unittest.TestCase):
                         "--games", games, *inputs], check=True)
         return read(findings), read(games)
 
-    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True):
+    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=()):
         env = dict(os.environ, PGN_ARBITER=binary)
         command = [sys.executable, os.path.join(HERE, "audit.py"), "--workers", "2", "--shard-size", "24k",
-                   "--retries", str(retries), "--out", out, *(inputs or self.inputs)]
+                   "--retries", str(retries), *extra, "--out", out, *(inputs or self.inputs)]
         if not wait:
             return subprocess.Popen(command, env=env, start_new_session=True,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -109,6 +112,20 @@ class Driver(unittest.TestCase):
         self.assertTrue(summary["complete"])
         self.assertGreater(summary["shards"], 8)
         self.assertEqual(summary["total"]["games"], self.one[1].count(b"\n") - 1)
+
+    def test_workers_that_install_the_wheel_by_pip(self):
+        """No binary at a path: each worker installs the wheel, and the
+        joined reports are still one run's."""
+        self.assertTrue(WHEEL and os.path.isfile(WHEEL), "set PGN_ARBITER_WHEEL to a built wheel")
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        nowhere = os.path.join(self.tmp.name, "no-such-pgn-arbiter")
+        done = self.drive(out, binary=nowhere, extra=["--wheel", WHEEL])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.one)
+        summary = load(os.path.join(out, "summary.json"))
+        self.assertEqual(summary["tool"]["wheel"], os.path.basename(WHEEL))
+        expected = subprocess.run([ARBITER, "--version"], capture_output=True, text=True, check=True)
+        self.assertEqual(summary["tool"]["version"], expected.stdout.strip())
 
     def test_a_worker_killed_in_a_shard_is_retried(self):
         out = tempfile.mkdtemp(dir=self.tmp.name)

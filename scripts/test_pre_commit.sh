@@ -3,8 +3,9 @@
 # (`pre-commit try-repo`, as a user would try them) on a small repository
 # of PGN files: a clean game passes, games with errors fail the commit and
 # are named, a settings file in the repository is read, and files that are
-# no PGN are not passed. Both hooks: the one on PATH (the debug build) and
-# the one pre-commit builds with cargo. Needs pre-commit (PRE_COMMIT, or
+# no PGN are not passed. The three hooks: the one on PATH (the debug
+# build), the one pre-commit builds with cargo, and the Python package pip
+# builds. Needs pre-commit (PRE_COMMIT, or
 # on PATH) and a built target/debug/pgn-arbiter.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,11 +16,14 @@ case $pre_commit in
 esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# pre-commit's own cache (the hook built with cargo) is kept between runs;
-# the build it makes is a quick one (not optimised), as the hook's code is the
-# same whatever the optimisation.
+# pre-commit's own cache (the hooks built with cargo and with pip) is kept
+# between runs; the builds it makes are quick ones (not optimised), as the
+# hook's code is the same whatever the optimisation.
 export PRE_COMMIT_HOME=${PRE_COMMIT_HOME:-$root/target/pre-commit-home}
 export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_OPT_LEVEL=0
+# One target directory for both builds (cargo's for the Rust hook, maturin's
+# under pip for the Python one): the dependencies are compiled once.
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$root/target/pre-commit-target}
 cd "$work"
 git init -q
 git config user.email ci@example.invalid
@@ -51,7 +55,7 @@ expect() { # expect STATUS TEXT -- COMMAND...: its exit status and a text in its
   fi
 }
 
-for hook in pgn-arbiter-system pgn-arbiter; do
+for hook in pgn-arbiter-system pgn-arbiter pgn-arbiter-python; do
   run=(env "PATH=$root/target/debug:$PATH" "$pre_commit" try-repo "$root" "$hook")
   expect 0 Passed -- "${run[@]}" --files clean.pgn notes.txt
   expect 1 "archive.pgn:238:12: error illegal-move" -- "${run[@]}" --all-files
@@ -62,5 +66,5 @@ for hook in pgn-arbiter-system pgn-arbiter; do
   git rm -q --cached pgn-arbiter.toml
   rm pgn-arbiter.toml
 done
-[ "$fail" = 0 ] && echo "test_pre_commit: both hooks pass clean games and fail on errors"
+[ "$fail" = 0 ] && echo "test_pre_commit: the three hooks pass clean games and fail on errors"
 exit "$fail"

@@ -162,9 +162,25 @@ def test_stopping_early_ends_the_run(tmp_path):
     assert time.monotonic() - started < 10
 
 
+CLEAN = b"""[Event "Club"]
+[Site "Here"]
+[Date "2026.12.01"]
+[Round "1"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+"""
+
+
 def test_other_python_threads_run_while_it_audits(tmp_path):
-    big = tmp_path / "big.pgn"
-    big.write_bytes(open(os.path.join(FIXTURES, "sample.pgn"), "rb").read() * 500)
+    """The audit waits for its rows without the GIL: while it reads games
+    with nothing to report, a thread that ticks every millisecond keeps
+    ticking (holding the GIL in the wait, it would not tick at all)."""
+    big = tmp_path / "clean.pgn"
+    big.write_bytes(CLEAN * 300_000)
     ticks = []
     stop = threading.Event()
 
@@ -175,13 +191,17 @@ def test_other_python_threads_run_while_it_audits(tmp_path):
 
     ticker = threading.Thread(target=tick)
     ticker.start()
+    started = time.monotonic()
     try:
-        count = sum(1 for _ in pgn_arbiter.audit(str(big)))
+        count = sum(1 for _ in pgn_arbiter.audit(str(big), duplicates=False))
     finally:
+        elapsed = time.monotonic() - started
         stop.set()
         ticker.join()
-    assert count == len(cli(str(big))[0])
-    assert len(ticks) > 10
+    assert count == 0
+    assert elapsed > 0.1
+    # At least a third of the ticks it would make alone.
+    assert len(ticks) >= elapsed / 0.001 / 3, (len(ticks), elapsed)
 
 
 # The peak is read from VmHWM, this program's own: getrusage's maxrss keeps
