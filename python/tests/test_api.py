@@ -247,3 +247,18 @@ def test_the_version_is_the_crate_s():
     cargo = open(os.path.join(ROOT, "Cargo.toml"), encoding="utf-8").read()
     version = re.search(r'\[workspace\.package\]\s*version = "([^"]+)"', cargo).group(1)
     assert pgn_arbiter.__version__ == version
+
+
+def test_the_readme_s_notebook_example(monkeypatch, capsys):
+    """The README's Python block runs, and counts the findings by code as
+    the command line does."""
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert len(blocks) == 1
+    monkeypatch.chdir(ROOT)
+    exec(compile(blocks[0], "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    expected, _, _ = cli("sample.pgn")
+    for code in {row["code"] for row in expected}:
+        count = sum(row["code"] == code for row in expected)
+        assert re.search(rf"{re.escape(code)}\s+{count}\b", printed), (code, count, printed)
