@@ -8,7 +8,10 @@
 use std::{
     ffi::OsString,
     io::{self, Write},
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
     thread::JoinHandle,
     time::Duration,
 };
@@ -117,6 +120,7 @@ struct Run {
     worker: Option<JoinHandle<u8>>,
     status: Option<u8>,
     summary: Shared,
+    stop: Arc<AtomicBool>,
 }
 
 #[pymethods]
@@ -141,8 +145,12 @@ impl Run {
         }
     }
 
-    /// Stops reading: the run ends at its next write, and is waited for.
+    /// Stops reading: the run ends at the next part of the input it has
+    /// checked, and is waited for.
     fn close(&mut self, py: Python<'_>) {
+        if self.status.is_none() {
+            self.stop.store(true, Ordering::Relaxed);
+        }
         self.chunks = None;
         self.finish(py);
     }
@@ -176,8 +184,9 @@ impl Run {
 
 impl Drop for Run {
     fn drop(&mut self) {
-        // Dropping the receiver ends the run at its next write; it is not
-        // waited for here, where the GIL may be held.
+        // The run ends at the next part of the input it has checked; it is
+        // not waited for here, where the GIL may be held.
+        self.stop.store(true, Ordering::Relaxed);
         self.chunks = None;
     }
 }
@@ -224,6 +233,8 @@ fn start(
     }
     let summary = Shared::default();
     config.summary = Some(Output::Handed(Handed::new(summary.clone())));
+    let stop = Arc::new(AtomicBool::new(false));
+    config.stop = Some(stop.clone());
     let worker = std::thread::Builder::new()
         .name("pgn-arbiter".to_owned())
         .spawn(move || pgn_arbiter::run(&config) as u8)
@@ -233,6 +244,7 @@ fn start(
         worker: Some(worker),
         status: None,
         summary,
+        stop,
     })
 }
 

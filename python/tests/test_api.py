@@ -150,16 +150,27 @@ def test_an_unreadable_input_raises_after_the_others_findings():
 
 
 def test_stopping_early_ends_the_run(tmp_path):
-    big = tmp_path / "big.pgn"
-    sample = open(os.path.join(FIXTURES, "sample.pgn"), "rb").read()
-    big.write_bytes(sample * 2000)
-    run = pgn_arbiter.audit(str(big))
-    rows = iter(run)
-    assert next(rows)["code"]
+    """Closing a run stops the audit where it is, also when it has nothing
+    to report (no row to fail to write), far sooner than it would end."""
+    big = tmp_path / "clean.pgn"
+    big.write_bytes(CLEAN * 600_000)
+    started = time.monotonic()
+    assert list(pgn_arbiter.audit(str(big), duplicates=False)) == []
+    whole = time.monotonic() - started
+    run = pgn_arbiter.audit(str(big), duplicates=False)
     started = time.monotonic()
     run.close()
+    stopped = time.monotonic() - started
     assert run.status is not None
-    assert time.monotonic() - started < 10
+    assert stopped < whole / 4, (stopped, whole)
+    # Leaving the loop early stops it too.
+    sample = open(os.path.join(FIXTURES, "sample.pgn"), "rb").read()
+    run = pgn_arbiter.audit(sample * 2000, name="many.pgn")
+    for row in run:
+        break
+    del row
+    run.close()
+    assert run.status is not None
 
 
 CLEAN = b"""[Event "Club"]

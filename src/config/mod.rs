@@ -77,6 +77,9 @@ pub struct Config {
     pub trf: Option<(String, crate::read::trf::Tournament)>,
     /// The settings file read, if any.
     pub settings: Option<PathBuf>,
+    /// Set by a program that runs the audit as a library (the Python
+    /// module) to end it early, as a closed standard output ends it.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Config {
@@ -207,6 +210,7 @@ impl Config {
             count: cli.count,
             trf,
             settings: settings.map(|s| s.path),
+            stop: None,
         })
     }
 }

@@ -328,6 +328,13 @@ impl Sink<'_> {
 
     /// One piece of the pipeline's output; false stops the run.
     fn take(&mut self, checked: Checked) -> bool {
+        if let Some(stop) = &self.config.stop
+            && stop.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            // Ended as when the reader of standard output goes away.
+            self.write_error = Some(io::Error::from(io::ErrorKind::BrokenPipe).into());
+            return false;
+        }
         match checked {
             Checked::Games { input, games, copy } => {
                 self.begin(input);
