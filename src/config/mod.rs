@@ -118,15 +118,7 @@ impl Config {
         if let Some(path) = &cli.baseline {
             selection = selection.with_baseline(path).map_err(usage)?;
         }
-        let trf = cli
-            .trf
-            .as_ref()
-            .map(|path| {
-                crate::read::trf::load(path)
-                    .map(|tournament| (path.display().to_string(), tournament))
-                    .map_err(|e| UsageError(format!("--trf {}: {e}", path.display())))
-            })
-            .transpose()?;
+        let trf = trf(cli.trf.as_deref())?;
         let inputs = inputs(&cli, &paths)?;
         if let Some(settings) = &settings {
             selection.per_input(per_input(settings, &inputs, &cwd)?);
@@ -213,6 +205,16 @@ impl Config {
             stop: None,
         })
     }
+}
+
+/// The tournament report file (`--trf`), as named and as read.
+fn trf(path: Option<&Path>) -> Result<Option<(String, crate::read::trf::Tournament)>, UsageError> {
+    path.map(|path| {
+        crate::read::trf::load(path)
+            .map(|tournament| (path.display().to_string(), tournament))
+            .map_err(|e| UsageError(format!("--trf {}: {e}", path.display())))
+    })
+    .transpose()
 }
 
 /// The edition of the Laws (`--rules`, default fide-2023).
