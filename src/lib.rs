@@ -46,7 +46,9 @@
 //! - [`run`](mod@run): the run itself ([`run::run`]: outputs opened, the sink that
 //!   writes in input order, the end with the exit status), the reader
 //!   thread, the workers and the ordered writer ([`run::pipeline`]), the
-//!   progress bar.
+//!   progress bar; and the command line as a whole, from its arguments to
+//!   its exit status ([`run::command`]), which the binary and the Python
+//!   module's `pgn-arbiter` both run.
 //!
 //! Where each finding is decided (a test holds this list to the code):
 //!
