@@ -10,8 +10,8 @@ file for other compressed files and small ones. Every shard is counted
 (`--count`), then audited with the games and lines before it
 (`--game-offset`, `--line-offset`, `--no-header`, `--no-duplicates`) on the
 cluster, with retries. Each shard's reports are part files under
-DIR/parts/, put in place whole by pgn-arbiter itself, and DIR/manifest.json
-records each shard done; a second run with the same inputs and DIR resumes
+DIR/parts/, put in place whole by pgn-arbiter itself, and DIR/manifest.jsonl
+records each shard done, a line each; a second run with the same inputs and DIR resumes
 from it. The parts are then joined into DIR/findings.csv, DIR/games.csv and
 DIR/summary.json, which are what one run of
 
@@ -45,6 +45,12 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 PLAIN, ZSTD, WHOLE = "plain", "zstd", "whole"
+
+
+class Trouble(Exception):
+    """What ends the driver with exit status 2, as pgn-arbiter's trouble:
+    a bad input, a missing binary or wheel, a corrupt manifest, reports that
+    do not add up."""
 
 
 def binary():
@@ -126,13 +132,13 @@ def plan(inputs, shard_size, frames):
     shards = []
     for path in inputs:
         if not os.path.isfile(path):
-            raise SystemExit(f"audit.py: {path}: not a file (give files; directories are not expanded)")
+            raise Trouble(f"{path}: not a file (give files; directories are not expanded)")
         size = os.path.getsize(path)
         kind = kind_of(path)
         if kind == ZSTD:
             status, listed, errors = frames(path)
             if status != 0:
-                raise SystemExit(f"audit.py: {path}: {errors.strip()}")
+                raise Trouble(f"{path}: {errors.strip()}")
             rows = [line.split(",") for line in listed.splitlines()[1:]]
             first, acc = 0, 0
             for i, row in enumerate(rows):
@@ -151,14 +157,18 @@ def plan(inputs, shard_size, frames):
     return shards
 
 
-def shard_id(path, options):
+def shard_id(path, options, audit_options, version):
+    """A shard's key in the manifest: the file (path, size, time of last
+    change), the shard, the options of the audit and the tool's version, so
+    that a run with other options or another build redoes it."""
     st = os.stat(path)
-    key = json.dumps([os.path.abspath(path), st.st_size, st.st_mtime_ns, options])
+    key = json.dumps([os.path.abspath(path), st.st_size, st.st_mtime_ns, options, audit_options, version])
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
-def count_shard(arbiter, path, options):
-    done = subprocess.run([arbiter or installed(), "--count", *options, path], capture_output=True, text=True)
+def count_shard(arbiter, path, options, cwd):
+    done = subprocess.run([arbiter or installed(), "--count", *options, path], capture_output=True, text=True,
+                          cwd=cwd)
     if done.returncode == 2:
         return {"failed": done.stderr.strip() or "exit status 2"}
     if done.returncode != 0:
@@ -166,7 +176,7 @@ def count_shard(arbiter, path, options):
     return json.loads(done.stdout)
 
 
-def audit_shard(arbiter, path, options, offsets, parts, ident, extra):
+def audit_shard(arbiter, path, options, offsets, parts, ident, extra, cwd):
     """Audits one shard into its part files. Exit status 2 is a result (the
     input is bad: retrying will not help); any other failure raises, and
     the cluster retries the shard."""
@@ -181,7 +191,7 @@ def audit_shard(arbiter, path, options, offsets, parts, ident, extra):
         "--findings", findings, "--games", games, "--summary", summary,
         *extra, *options, path,
     ]
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if done.returncode == 2:
         return {"failed": done.stderr.strip() or "exit status 2"}
     if done.returncode != 0:
@@ -189,6 +199,51 @@ def audit_shard(arbiter, path, options, offsets, parts, ident, extra):
     with open(summary, encoding="utf-8") as f:
         games_audited = json.load(f)["total"]["games"]
     return {"findings": findings, "games": games, "summary": summary, "games_audited": games_audited}
+
+
+class Manifest:
+    """What is done, shard by shard: `manifest.jsonl` in --out, one line
+    appended (and made durable) per shard counted or audited, so that the
+    work per shard stays the same however many there are. Read back, a
+    later line for a shard replaces what an earlier one said; a last line
+    cut short by a crash is ignored."""
+
+    def __init__(self, path):
+        self.path = path
+        self.shards = {}
+        if os.path.exists(path):
+            self._load()
+        self.file = open(path, "a", encoding="utf-8")
+
+    def _load(self):
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                lines = f.read().split("\n")
+        except (OSError, UnicodeDecodeError) as err:
+            raise Trouble(f"{self.path} cannot be read ({err}): remove it to start again")
+        for number, line in enumerate(lines, 1):
+            if not line:
+                continue
+            try:
+                entry = json.loads(line)
+                ident = entry.pop("shard")
+                if not isinstance(ident, str) or not isinstance(entry, dict):
+                    raise ValueError("no shard")
+            except (ValueError, KeyError, AttributeError) as err:
+                if number == len(lines):
+                    break  # cut short by a crash while it was written
+                raise Trouble(f"{self.path}:{number}: not a line of this driver's manifest ({err}): "
+                              "remove it to start again")
+            self.shards.setdefault(ident, {}).update(entry)
+
+    def record(self, ident, key, value):
+        self.shards.setdefault(ident, {})[key] = value
+        self.file.write(json.dumps({"shard": ident, key: value}) + "\n")
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def close(self):
+        self.file.close()
 
 
 def write_atomic(path, data):
@@ -214,42 +269,83 @@ def headers(arbiter):
             return f.readline(), g.readline()
 
 
-def main():
+def positive(kind):
+    def parse(text):
+        value = kind(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be at least 1, not {text}")
+        return value
+    return parse
+
+
+def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=int, default=os.cpu_count(), help="local worker processes (default: all cores)")
+    where.add_argument("--workers", type=positive(int), default=os.cpu_count(),
+                       help="local worker processes (default: all cores)")
     where.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://host:8786)")
-    parser.add_argument("--shard-size", type=size_arg, default=size_arg("256M"),
+    parser.add_argument("--shard-size", type=positive(size_arg), default=size_arg("256M"),
                         help="about this much PGN per shard (default 256M; k, M, G)")
     parser.add_argument("--retries", type=int, default=3, help="retries of a shard that fails other than by a bad input")
-    parser.add_argument("--rules", help="passed on as --rules")
     parser.add_argument("--wheel", help="a pgn-arbiter wheel (scripts/build_wheels.sh) that each worker installs "
                                         "with pip, instead of the binary at $PGN_ARBITER")
     parser.add_argument("--out", required=True, help="the directory for the reports, parts and manifest")
+    forwarded = parser.add_argument_group("pgn-arbiter's options, passed on to every shard")
+    for flag in ("--rules", "--select", "--ignore", "--baseline", "--winnability"):
+        forwarded.add_argument(flag)
+    for flag in ("--strict-tags", "--no-variations"):
+        forwarded.add_argument(flag, action="store_true")
     parser.add_argument("inputs", nargs="+", metavar="INPUT")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    # pgn-arbiter runs where the driver was started (so that relative
+    # inputs keep their names in the reports), writing into --out wherever
+    # that is.
+    args.cwd = os.getcwd()
+    args.out = os.path.abspath(args.out)
+    args.extra = []
+    for name in ("rules", "select", "ignore", "baseline", "winnability"):
+        value = getattr(args, name)
+        if value is not None:
+            args.extra += [f"--{name}", value]
+    args.extra += [flag for flag in ("--strict-tags", "--no-variations") if getattr(args, flag[2:].replace("-", "_"))]
+    return args
 
+
+def main(argv=None):
+    args = parse_args(argv)
+    try:
+        return drive(args)
+    except Trouble as err:
+        print(f"audit.py: {err}", file=sys.stderr)
+        return 2
+
+
+def drive(args):
     from dask.distributed import Client, LocalCluster, as_completed
 
     if args.wheel:
         # None: the command the wheel installed, found on each worker.
         arbiter = None
-        with open(args.wheel, "rb") as f:
-            wheel = wheel_plugin(os.path.basename(args.wheel), f.read())
+        try:
+            with open(args.wheel, "rb") as f:
+                wheel = wheel_plugin(os.path.basename(args.wheel), f.read())
+        except OSError as err:
+            raise Trouble(f"--wheel {args.wheel}: {err.strerror}")
     else:
         arbiter = os.path.abspath(binary())
         if not os.access(arbiter, os.X_OK):
-            raise SystemExit(f"audit.py: no pgn-arbiter at {arbiter}: build it (cargo build --release), "
-                             "set PGN_ARBITER or give --wheel")
-    extra = ["--rules", args.rules] if args.rules else []
+            raise Trouble(f"no pgn-arbiter at {arbiter}: build it (cargo build --release), set PGN_ARBITER or give --wheel")
+    ours = {os.path.join(args.out, name) for name in ("findings.csv", "games.csv", "summary.json", "manifest.jsonl")}
+    for path in args.inputs:
+        if not os.path.isfile(path):
+            raise Trouble(f"{path}: not a file (give files; directories are not expanded)")
+        real = os.path.realpath(path)
+        if real in {os.path.realpath(o) for o in ours} or real.startswith(os.path.realpath(args.out) + "/parts/"):
+            raise Trouble(f"{path} is an input, and --out {args.out} would write over it: give --out another directory")
+    extra = args.extra
     parts = os.path.join(args.out, "parts")
     os.makedirs(parts, exist_ok=True)
-    manifest_path = os.path.join(args.out, "manifest.json")
-    manifest = {}
-    if os.path.exists(manifest_path):
-        with open(manifest_path, encoding="utf-8") as f:
-            manifest = json.load(f)
-    manifest.setdefault("shards", {})
+    manifest = Manifest(os.path.join(args.out, "manifest.jsonl"))
 
     if args.scheduler:
         client = Client(args.scheduler)
@@ -265,9 +361,9 @@ def main():
                 return fn(arbiter, *fn_args)
             return client.submit(fn, None, *fn_args, pure=False).result()
 
-        shards = plan(args.inputs, args.shard_size, lambda path: where_the_tool_is(frames_of, path))
-        ids = [shard_id(path, options) for path, options in shards]
+        shards = plan(args.inputs, args.shard_size, lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
         tool = {"version": where_the_tool_is(version_of)}
+        ids = [shard_id(path, options, extra, tool["version"]) for path, options in shards]
         tool.update({"wheel": os.path.basename(args.wheel), "sha256": wheel.digest} if args.wheel
                     else {"path": arbiter})
         report_headers = where_the_tool_is(headers)
@@ -275,11 +371,11 @@ def main():
         counts = {}
         pending = []
         for ident, (path, options) in zip(ids, shards):
-            known = manifest["shards"].get(ident, {}).get("count")
+            known = manifest.shards.get(ident, {}).get("count")
             if known:
                 counts[ident] = known
             else:
-                future = client.submit(count_shard, arbiter, path, options, key=f"count-{ident}",
+                future = client.submit(count_shard, arbiter, path, options, args.cwd, key=f"count-{ident}",
                                        retries=args.retries, pure=False)
                 pending.append((ident, future))
         for ident, future in pending:
@@ -289,8 +385,7 @@ def main():
                 counts[ident] = {"failed": f"gave up counting after {args.retries} retries: {err}"}
                 continue
             if "failed" not in counts[ident]:
-                manifest["shards"].setdefault(ident, {})["count"] = counts[ident]
-        write_atomic(manifest_path, json.dumps(manifest, indent=1))
+                manifest.record(ident, "count", counts[ident])
 
         offsets, before = {}, {}
         for ident, (path, _) in zip(ids, shards):
@@ -303,29 +398,33 @@ def main():
         # The audit, shard by shard, resuming from the manifest.
         futures = {}
         for ident, (path, options) in zip(ids, shards):
-            entry = manifest["shards"].setdefault(ident, {})
-            done = entry.get("audit")
+            done = manifest.shards.get(ident, {}).get("audit")
             if done and "failed" in done and not done.get("transient"):
                 continue
             if done and "failed" not in done and all(os.path.exists(done[k]) for k in ("findings", "games", "summary")):
                 continue
             if "failed" in counts[ident]:
-                entry["audit"] = {"failed": counts[ident]["failed"]}
+                manifest.record(ident, "audit", {"failed": counts[ident]["failed"]})
                 continue
-            future = client.submit(audit_shard, arbiter, path, options, offsets[ident], parts, ident, extra,
+            future = client.submit(audit_shard, arbiter, path, options, offsets[ident], parts, ident, extra, args.cwd,
                                    key=f"audit-{ident}", retries=args.retries, pure=False)
             futures[future] = ident
+        finished = 0
         for future in as_completed(futures):
             ident = futures[future]
             try:
                 result = future.result()
             except Exception as err:  # retries spent: tried again on a rerun
                 result = {"failed": f"gave up after {args.retries} retries: {err}", "transient": True}
-            manifest["shards"][ident]["audit"] = result
-            write_atomic(manifest_path, json.dumps(manifest, indent=1))
-        write_atomic(manifest_path, json.dumps(manifest, indent=1))
+            manifest.record(ident, "audit", result)
+            finished += 1
+            if sys.stderr.isatty():
+                print(f"\raudit.py: {finished} of {len(futures)} shards audited", end="", file=sys.stderr)
+        if finished and sys.stderr.isatty():
+            print(file=sys.stderr)
     finally:
         client.close()
+        manifest.close()
 
     return join(args, tool, report_headers, shards, ids, counts, manifest)
 
@@ -343,14 +442,13 @@ def join(args, tool, report_headers, shards, ids, counts, manifest):
             fo.write(findings_header)
             go.write(games_header)
             for ident, (path, options) in zip(ids, shards):
-                audit = manifest["shards"][ident].get("audit", {"failed": "not audited"})
+                audit = manifest.shards.get(ident, {}).get("audit", {"failed": "not audited"})
                 if "failed" in audit:
                     failed.append({"input": path, "shard": options, "problem": audit["failed"]})
                     continue
                 expected = counts[ident]["games"]
                 if audit["games_audited"] != expected:
-                    raise SystemExit(
-                        f"audit.py: {path} {options}: {audit['games_audited']} games audited, {expected} counted")
+                    raise Trouble(f"{path} {options}: {audit['games_audited']} games audited, {expected} counted")
                 for part, out in ((audit["findings"], fo), (audit["games"], go)):
                     with open(part, encoding="utf-8", newline="") as f:
                         for chunk in iter(lambda: f.read(1 << 20), ""):
@@ -370,14 +468,15 @@ def join(args, tool, report_headers, shards, ids, counts, manifest):
         with open(games_tmp, encoding="utf-8") as f:
             rows = sum(1 for _ in f) - 1
         if rows != totals["games"]:
-            raise SystemExit(f"audit.py: the games report has {rows} rows for {totals['games']} games")
+            raise Trouble(f"the games report has {rows} rows for {totals['games']} games")
         summary = {
             "complete": not failed,
             "inputs": list(files.values()),
             "shards": len(shards),
             "failed_shards": failed,
             "total": {**totals, "files": len(args.inputs), "by_code": dict(sorted(totals["by_code"].items()))},
-            "options": {"no_duplicates": True, "rules": args.rules, "shard_size": args.shard_size},
+            "options": {"no_duplicates": True, "rules": args.rules, "shard_size": args.shard_size,
+                        "forwarded": args.extra},
             "tool": tool,
         }
         os.replace(findings_tmp, os.path.join(args.out, "findings.csv"))
@@ -385,6 +484,9 @@ def join(args, tool, report_headers, shards, ids, counts, manifest):
     write_atomic(os.path.join(args.out, "summary.json"), json.dumps(summary, indent=2) + "\n")
     for shard in failed:
         print(f"audit.py: {shard['input']} {' '.join(shard['shard'])}: {shard['problem']}", file=sys.stderr)
+    severities = ", ".join(f"{n} {name}s" for name, n in sorted(totals["by_severity"].items()))
+    print(f"audit.py: {len(shards) - len(failed)} of {len(shards)} shards audited; {totals['games']} games, "
+          f"{totals['findings']} findings ({severities or 'none'}); reports in {args.out}", file=sys.stderr)
     if failed:
         return 2
     return 1 if totals["by_severity"].get("error", 0) else 0

@@ -56,6 +56,17 @@ def load(path):
         return json.load(f)
 
 
+def shards_in(out):
+    """The manifest's shards, each as its lines say (whole lines only)."""
+    shards = {}
+    path = os.path.join(out, "manifest.jsonl")
+    if os.path.exists(path):
+        for line in read(path).decode().split("\n")[:-1]:
+            entry = json.loads(line)
+            shards.setdefault(entry.pop("shard"), {}).update(entry)
+    return shards
+
+
 class Driver(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -76,21 +87,21 @@ class Driver(unittest.TestCase):
         cls.tmp.cleanup()
 
     @classmethod
-    def single_run(cls, inputs):
+    def single_run(cls, inputs, options=()):
         out = tempfile.mkdtemp(dir=cls.tmp.name)
         findings, games = os.path.join(out, "f.csv"), os.path.join(out, "g.csv")
-        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", "--findings", findings,
+        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", *options, "--findings", findings,
                         "--games", games, *inputs], check=True)
         return read(findings), read(games)
 
-    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=()):
+    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=(), cwd=None):
         env = dict(os.environ, PGN_ARBITER=binary)
         command = [sys.executable, os.path.join(HERE, "audit.py"), "--workers", "2", "--shard-size", "24k",
                    "--retries", str(retries), *extra, "--out", out, *(inputs or self.inputs)]
         if not wait:
             return subprocess.Popen(command, env=env, start_new_session=True,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return subprocess.run(command, env=env, capture_output=True, text=True)
+        return subprocess.run(command, env=env, capture_output=True, text=True, cwd=cwd)
 
     def joined(self, out):
         return read(os.path.join(out, "findings.csv")), read(os.path.join(out, "games.csv"))
@@ -163,29 +174,84 @@ class Driver(unittest.TestCase):
         # Every audit is logged; the first run's audits of the zstd file hang.
         slow = self.wrapper(f'echo "$*" >> {log}; case "$*" in *--zstd-frames*) sleep 60 ;; esac')
         running = self.drive(out, binary=slow, wait=False)
-        manifest = os.path.join(out, "manifest.json")
         deadline = time.time() + 120
         while time.time() < deadline:
-            if os.path.exists(manifest):
-                shards = load(manifest)["shards"].values()
-                if sum("audit" in s for s in shards) >= 3:
-                    break
+            if sum("audit" in s for s in shards_in(out).values()) >= 3:
+                break
             time.sleep(0.2)
         else:
             self.fail("no shard was audited in time")
         os.killpg(running.pid, signal.SIGKILL)
         running.wait()
         first = read(log).decode().splitlines()
-        done_before = sum("audit" in s for s in load(manifest)["shards"].values())
+        done_before = sum("audit" in s for s in shards_in(out).values())
         fast = self.wrapper(f'echo "$*" >> {log}')
         done = self.drive(out, binary=fast)
         self.assertIn(done.returncode, (0, 1), done.stderr)
         self.assertEqual(self.joined(out), self.one)
         # Shard audits (not the run that reads the reports' headers).
         second = [line for line in read(log).decode().splitlines()[len(first):] if "--no-header" in line]
-        total = len(load(manifest)["shards"])
+        total = len(shards_in(out))
         # Only what was not done is audited again.
         self.assertEqual(len(second), total - done_before, "\n".join(second))
+
+    def test_a_rerun_with_other_options_audits_again(self):
+        """The manifest is keyed on the options too: the same --out with
+        other rules and a selection redoes every shard, and the joined
+        reports are those of one run with those options."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        options = ["--rules", "fide-1994", "--ignore", "info,missing-tag", "--strict-tags"]
+        done = self.drive(out, extra=options)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        one = self.single_run(self.inputs, options)
+        self.assertNotEqual(one, self.one)
+        self.assertEqual(self.joined(out), one)
+        self.assertIn(b"FIDE 1994", one[0])
+        summary = load(os.path.join(out, "summary.json"))
+        self.assertEqual(summary["options"]["forwarded"], options)
+        self.assertIn("shards audited", done.stderr)
+
+    def test_relative_paths_are_read_from_where_the_driver_started(self):
+        """Inputs and --out relative to the driver's directory: the reports
+        name the inputs as given, as one run started there does."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        names = [os.path.basename(p) for p in self.inputs]
+        done = self.drive(os.path.relpath(out, self.tmp.name), inputs=names, cwd=self.tmp.name)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        findings = os.path.join(out, "f.csv")
+        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", "--findings", findings,
+                        "--games", os.path.join(out, "g.csv"), *names], check=True, cwd=self.tmp.name)
+        self.assertEqual(self.joined(out), (read(findings), read(os.path.join(out, "g.csv"))))
+
+    def test_what_cannot_run_exits_2_and_says_why(self):
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        missing = os.path.join(self.tmp.name, "missing.pgn")
+        inside = os.path.join(out, "games.csv")
+        with open(inside, "wb") as f:
+            f.write(read(self.plain))
+        cases = [
+            (dict(extra=["--workers", "0"]), "--workers"),
+            (dict(extra=["--shard-size", "-1"]), "--shard-size"),
+            (dict(extra=["--shard-size", "0"]), "--shard-size"),
+            (dict(inputs=[self.plain, missing]), "missing.pgn: not a file"),
+            (dict(binary=missing), "no pgn-arbiter at"),
+            (dict(extra=["--wheel", missing]), "--wheel"),
+            (dict(inputs=[inside]), "would write over it"),
+        ]
+        for kwargs, said in cases:
+            done = self.drive(tempfile.mkdtemp(dir=self.tmp.name) if "inputs" not in kwargs
+                              or kwargs["inputs"] != [inside] else out, **kwargs)
+            self.assertEqual(done.returncode, 2, (kwargs, done.stderr))
+            self.assertIn(said, done.stderr, kwargs)
+        self.assertEqual(read(inside), read(self.plain))
+        # A manifest that is not one: exit 2, and nothing else is touched.
+        with open(os.path.join(out, "manifest.jsonl"), "w") as f:
+            f.write("{not json\n{}\n")
+        done = self.drive(out)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("manifest.jsonl:1", done.stderr)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ tools=$PWD/target/wheel-tools
 version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
 for target in "${targets[@]}"; do
   arch=${target%%-*}
-  rm -f target/wheels/pgn_arbiter-"$version"-*"$arch".whl
+  rm -f target/wheels/pgn_arbiter-*"$arch".whl
   # maturin finds zig through the python on PATH.
   PATH=$tools/bin:$PATH maturin build --quiet --release --locked --zig \
     --compatibility manylinux2014 --target "$target" --out target/wheels
