@@ -38,65 +38,53 @@ fn corrupt(offset: u64, what: &str) -> io::Error {
     )
 }
 
-/// Lists the data frames of a zstd stream, in order. Reads headers only
-/// (three bytes per block of at most 128 KiB), seeking over the rest.
+/// Lists the data frames of a zstd stream, in order. Reads headers only,
+/// seeking over the rest: where a frame follows a skippable frame of four
+/// bytes that gives its compressed size (as pzstd writes them), the frame's
+/// header and the four bytes after its end, confirmed to start the next
+/// frame or to be the file's end; elsewhere, or where that size proves
+/// wrong, its block headers (three bytes per block of at most 128 KiB).
 pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
     let end = file.seek(SeekFrom::End(0))?;
     let mut pos = file.seek(SeekFrom::Start(0))?;
     let mut frames = Vec::new();
+    // The size the skippable frame just read gives the next frame.
+    let mut hint: Option<u64> = None;
     while pos < end {
         let magic = u32::from_le_bytes(read_array(file).map_err(|_| corrupt(pos, "a cut frame"))?);
         if magic & SKIPPABLE_MASK == SKIPPABLE_MAGIC {
             let size = u32::from_le_bytes(read_array(file)?);
-            pos = file.seek(SeekFrom::Current(i64::from(size)))?;
+            hint = None;
+            if size == 4 {
+                hint = read_array::<4>(file)
+                    .ok()
+                    .map(|b| u64::from(u32::from_le_bytes(b)));
+                pos = file.stream_position()?;
+            } else {
+                pos = file.seek(SeekFrom::Current(i64::from(size)))?;
+            }
             continue;
         }
         if magic != ZSTD_MAGIC {
             return Err(corrupt(pos, "no frame magic number"));
         }
         let start = pos;
-        let [descriptor] = read_array(file)?;
-        let content_size_flag = descriptor >> 6;
-        let single_segment = descriptor & 0x20 != 0;
-        let checksum = descriptor & 0x04 != 0;
-        let dictionary: i64 = [0, 1, 2, 4][usize::from(descriptor & 0x03)];
-        let window: i64 = if single_segment { 0 } else { 1 };
-        let content_size: i64 = match content_size_flag {
-            0 if single_segment => 1,
-            0 => 0,
-            1 => 2,
-            2 => 4,
-            _ => 8,
-        };
-        file.seek(SeekFrom::Current(window + dictionary))?;
-        let mut field = [0u8; 8];
-        file.read_exact(&mut field[..content_size as usize])?;
-        let mut decompressed = u64::from_le_bytes(field);
-        if content_size == 2 {
-            // The two-byte field is stored less 256.
-            decompressed += 256;
-        }
-        let decompressed = (content_size > 0).then_some(decompressed);
-        loop {
-            let header = read_array::<3>(file).map_err(|_| corrupt(start, "a cut frame"))?;
-            let header =
-                u32::from(header[0]) | u32::from(header[1]) << 8 | u32::from(header[2]) << 16;
-            let last = header & 1 != 0;
-            let size = header >> 3;
-            let skip = match (header >> 1) & 3 {
-                0 | 2 => size,
-                1 => 1,
-                _ => return Err(corrupt(start, "a reserved block type")),
-            };
-            file.seek(SeekFrom::Current(i64::from(skip)))?;
-            if last {
-                break;
+        let (decompressed, checksum) = header(file)?;
+        let after_header = file.stream_position()?;
+        let told = hint.take().map(|size| start.saturating_add(size));
+        pos = match told {
+            Some(at) if at > after_header && starts_a_frame(file, at, end)? => {
+                file.seek(SeekFrom::Start(at))?
             }
-        }
-        if checksum {
-            file.seek(SeekFrom::Current(4))?;
-        }
-        pos = file.stream_position()?;
+            _ => {
+                file.seek(SeekFrom::Start(after_header))?;
+                walk_blocks(file, start)?;
+                if checksum {
+                    file.seek(SeekFrom::Current(4))?;
+                }
+                file.stream_position()?
+            }
+        };
         if pos > end {
             return Err(corrupt(start, "a cut frame"));
         }
@@ -107,6 +95,66 @@ pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
         });
     }
     Ok(frames)
+}
+
+/// Reads a frame header after its magic number: the decompressed size, if
+/// it says it, and whether a checksum follows the blocks.
+fn header(file: &mut (impl Read + Seek)) -> io::Result<(Option<u64>, bool)> {
+    let [descriptor] = read_array(file)?;
+    let content_size_flag = descriptor >> 6;
+    let single_segment = descriptor & 0x20 != 0;
+    let checksum = descriptor & 0x04 != 0;
+    let dictionary: i64 = [0, 1, 2, 4][usize::from(descriptor & 0x03)];
+    let window: i64 = if single_segment { 0 } else { 1 };
+    let content_size: i64 = match content_size_flag {
+        0 if single_segment => 1,
+        0 => 0,
+        1 => 2,
+        2 => 4,
+        _ => 8,
+    };
+    file.seek(SeekFrom::Current(window + dictionary))?;
+    let mut field = [0u8; 8];
+    file.read_exact(&mut field[..content_size as usize])?;
+    let mut decompressed = u64::from_le_bytes(field);
+    if content_size == 2 {
+        // The two-byte field is stored less 256.
+        decompressed += 256;
+    }
+    Ok(((content_size > 0).then_some(decompressed), checksum))
+}
+
+/// Seeks over a frame's blocks, reading each block's header.
+fn walk_blocks(file: &mut (impl Read + Seek), start: u64) -> io::Result<()> {
+    loop {
+        let header = read_array::<3>(file).map_err(|_| corrupt(start, "a cut frame"))?;
+        let header = u32::from(header[0]) | u32::from(header[1]) << 8 | u32::from(header[2]) << 16;
+        let last = header & 1 != 0;
+        let size = header >> 3;
+        let skip = match (header >> 1) & 3 {
+            0 | 2 => size,
+            1 => 1,
+            _ => return Err(corrupt(start, "a reserved block type")),
+        };
+        file.seek(SeekFrom::Current(i64::from(skip)))?;
+        if last {
+            return Ok(());
+        }
+    }
+}
+
+/// Whether `at` is the file's end or the start of a frame (a zstd or a
+/// skippable frame's magic number).
+fn starts_a_frame(file: &mut (impl Read + Seek), at: u64, end: u64) -> io::Result<bool> {
+    if at == end {
+        return Ok(true);
+    }
+    if at > end || end - at < 4 {
+        return Ok(false);
+    }
+    file.seek(SeekFrom::Start(at))?;
+    let magic = u32::from_le_bytes(read_array(file)?);
+    Ok(magic == ZSTD_MAGIC || magic & SKIPPABLE_MASK == SKIPPABLE_MAGIC)
 }
 
 #[cfg(test)]
@@ -144,6 +192,85 @@ mod tests {
         // Each frame decompresses on its own.
         let third = &bytes[got[3].offset as usize..(got[3].offset + got[3].size) as usize];
         assert_eq!(zstd::decode_all(third).unwrap(), vec![b'x'; 300_000]);
+    }
+
+    /// Frames with a skippable frame before each giving its compressed
+    /// size, as pzstd writes them; `size` changes the size given.
+    fn sized(parts: &[&[u8]], size: impl Fn(usize, u32) -> u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, part) in parts.iter().enumerate() {
+            // Streamed, so that a frame of many blocks has many.
+            let frame = zstd::encode_all(*part, 1).unwrap();
+            let told = size(i, u32::try_from(frame.len()).unwrap());
+            out.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+            out.extend_from_slice(&4u32.to_le_bytes());
+            out.extend_from_slice(&told.to_le_bytes());
+            out.extend_from_slice(&frame);
+        }
+        out
+    }
+
+    /// A reader that counts the reads made of it.
+    struct Counted<'a>(io::Cursor<&'a [u8]>, usize);
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1 += 1;
+            self.0.read(buf)
+        }
+    }
+
+    impl Seek for Counted<'_> {
+        fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+            self.0.seek(to)
+        }
+    }
+
+    #[test]
+    fn sizes_that_pzstd_writes_spare_the_block_walk_and_wrong_ones_do_not_mislead() {
+        let noise: Vec<u8> = (0..1_000_000u32)
+            .flat_map(|i| (i.wrapping_mul(2_654_435_761)).to_le_bytes())
+            .collect();
+        let parts: [&[u8]; 4] = [&noise, b"1. e4 *\n", &noise, &noise[..1000]];
+        let right = sized(&parts, |_, n| n);
+        let walked = {
+            // The same frames with no size given: the block walk.
+            let no_sizes = sized(&parts, |_, _| 0);
+            list(&mut io::Cursor::new(&no_sizes)).unwrap()
+        };
+        assert_eq!(walked.len(), 4);
+        let mut counted = Counted(io::Cursor::new(&right), 0);
+        let got = list(&mut counted).unwrap();
+        let offsets: Vec<_> = got.iter().map(|f| (f.size, f.content_size)).collect();
+        let want: Vec<_> = walked.iter().map(|f| (f.size, f.content_size)).collect();
+        assert_eq!(offsets, want);
+        // Magic, size, payload, magic, header, the next magic: a few reads
+        // a frame, however many blocks it has (the first has dozens).
+        assert!(counted.1 <= 4 * 8, "{} reads", counted.1);
+        let no_sizes = sized(&parts, |_, _| 0);
+        let mut walking = Counted(io::Cursor::new(&no_sizes), 0);
+        list(&mut walking).unwrap();
+        assert!(
+            walking.1 >= 3 * counted.1,
+            "{} against {}",
+            walking.1,
+            counted.1
+        );
+        // Sizes that are wrong (short, long, past the end, into the middle)
+        // are found out, and the frames walked.
+        for wrong in [
+            |_, n: u32| n - 1,
+            |_, n: u32| n + 1,
+            |_, _| u32::MAX,
+            |i, n: u32| {
+                if i == 0 { n / 2 } else { n }
+            },
+        ] {
+            let bytes = sized(&parts, wrong);
+            let got = list(&mut io::Cursor::new(&bytes)).unwrap();
+            let sizes: Vec<_> = got.iter().map(|f| (f.size, f.content_size)).collect();
+            assert_eq!(sizes, want);
+        }
     }
 
     #[test]
