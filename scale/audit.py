@@ -127,9 +127,12 @@ def kind_of(path):
 
 
 def plan(inputs, shard_size, frames):
-    """The shards of every input, in order: (input, shard options).
-    `frames(path)` is `frames_of` run where the tool is."""
-    shards = []
+    """The shards of every input, in order: (input, shard options), and
+    what of them cannot be read: the byte range of a zstd file from its
+    damage (a file cut short, a damaged frame) to its end, with why. The
+    frames before the damage are still shards. `frames(path)` is
+    `frames_of` run where the tool is."""
+    shards, lost = [], []
     for path in inputs:
         if not os.path.isfile(path):
             raise Trouble(f"{path}: not a file (give files; directories are not expanded)")
@@ -137,9 +140,11 @@ def plan(inputs, shard_size, frames):
         kind = kind_of(path)
         if kind == ZSTD:
             status, listed, errors = frames(path)
-            if status != 0:
-                raise Trouble(f"{path}: {errors.strip()}")
             rows = [line.split(",") for line in listed.splitlines()[1:]]
+            if status != 0:
+                readable = int(rows[-1][1]) + int(rows[-1][2]) if rows else 0
+                lost.append({"input": path, "bytes": [readable, size], "frames_before": len(rows),
+                             "problem": errors.strip().removeprefix("pgn-arbiter: ")})
             first, acc = 0, 0
             for i, row in enumerate(rows):
                 # Decompressed size when the frame says it, else about four
@@ -154,7 +159,7 @@ def plan(inputs, shard_size, frames):
                 shards.append((path, ["--bytes", f"{a}..{min(a + shard_size, size)}"]))
         else:
             shards.append((path, []))
-    return shards
+    return shards, lost
 
 
 def shard_id(path, options, audit_options, version):
@@ -361,7 +366,8 @@ def drive(args):
                 return fn(arbiter, *fn_args)
             return client.submit(fn, None, *fn_args, pure=False).result()
 
-        shards = plan(args.inputs, args.shard_size, lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
+        shards, lost = plan(args.inputs, args.shard_size,
+                            lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
         tool = {"version": where_the_tool_is(version_of)}
         ids = [shard_id(path, options, extra, tool["version"]) for path, options in shards]
         tool.update({"wheel": os.path.basename(args.wheel), "sha256": wheel.digest} if args.wheel
@@ -426,10 +432,10 @@ def drive(args):
         client.close()
         manifest.close()
 
-    return join(args, tool, report_headers, shards, ids, counts, manifest)
+    return join(args, tool, report_headers, shards, lost, ids, counts, manifest)
 
 
-def join(args, tool, report_headers, shards, ids, counts, manifest):
+def join(args, tool, report_headers, shards, lost, ids, counts, manifest):
     """Joins the parts in shard order into the run's reports and summary."""
     findings_header, games_header = report_headers
     failed = []
@@ -470,10 +476,11 @@ def join(args, tool, report_headers, shards, ids, counts, manifest):
         if rows != totals["games"]:
             raise Trouble(f"the games report has {rows} rows for {totals['games']} games")
         summary = {
-            "complete": not failed,
+            "complete": not failed and not lost,
             "inputs": list(files.values()),
             "shards": len(shards),
             "failed_shards": failed,
+            "lost": lost,
             "total": {**totals, "files": len(args.inputs), "by_code": dict(sorted(totals["by_code"].items()))},
             "options": {"no_duplicates": True, "rules": args.rules, "shard_size": args.shard_size,
                         "forwarded": args.extra},
@@ -487,7 +494,10 @@ def join(args, tool, report_headers, shards, ids, counts, manifest):
     severities = ", ".join(f"{n} {name}s" for name, n in sorted(totals["by_severity"].items()))
     print(f"audit.py: {len(shards) - len(failed)} of {len(shards)} shards audited; {totals['games']} games, "
           f"{totals['findings']} findings ({severities or 'none'}); reports in {args.out}", file=sys.stderr)
-    if failed:
+    for damage in lost:
+        start, end = damage["bytes"]
+        print(f"audit.py: {damage['input']}: bytes {start}..{end} not audited: {damage['problem']}", file=sys.stderr)
+    if failed or lost:
         return 2
     return 1 if totals["by_severity"].get("error", 0) else 0
 

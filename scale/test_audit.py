@@ -168,6 +168,37 @@ class Driver(unittest.TestCase):
         self.assertTrue(findings.startswith(plain_findings))
         self.assertGreater(games.count(bad.encode()), 0)
 
+    def test_a_file_cut_short_is_audited_up_to_the_cut(self):
+        """A zstd file cut in a frame (a partial download): its frames
+        before the cut are audited, the bytes after named as lost, exit 2,
+        and the other inputs audited whole."""
+        data = read(self.zst)
+        cut = os.path.join(self.tmp.name, "cut.pgn.zst")
+        with open(cut, "wb") as f:
+            f.write(data[: len(data) * 2 // 3])
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out, inputs=[cut, self.plain])
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("not audited", done.stderr)
+        summary = load(os.path.join(out, "summary.json"))
+        self.assertFalse(summary["complete"])
+        [lost] = summary["lost"]
+        self.assertEqual(lost["input"], cut)
+        self.assertEqual(lost["bytes"][1], len(data) * 2 // 3)
+        self.assertGreater(lost["frames_before"], 3)
+        self.assertIn("a cut frame", lost["problem"])
+        # Up to the cut, the games are those of the whole file; after it,
+        # the other input's, all of them.
+        findings, games = self.joined(out)
+        whole_games = self.single_run([self.zst])[1].decode().splitlines()[1:]
+        cut_games = [g for g in games.decode().splitlines()[1:] if g.startswith(cut + ",")]
+        self.assertGreater(len(cut_games), 10)
+        self.assertEqual([g.split(",", 1)[1] for g in cut_games],
+                         [g.split(",", 1)[1] for g in whole_games[: len(cut_games)]])
+        plain_findings, plain_games = self.single_run([self.plain])
+        self.assertTrue(games.endswith(plain_games.split(b"\n", 1)[1]))
+        self.assertTrue(findings.endswith(plain_findings.split(b"\n", 1)[1]))
+
     def test_an_interrupted_run_resumes_from_its_manifest(self):
         out = tempfile.mkdtemp(dir=self.tmp.name)
         log = os.path.join(out, "audits.log")

@@ -45,15 +45,32 @@ fn corrupt(offset: u64, what: &str) -> io::Error {
 /// frame or to be the file's end; elsewhere, or where that size proves
 /// wrong, its block headers (three bytes per block of at most 128 KiB).
 pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
+    let mut frames = Vec::new();
+    match list_into(file, &mut frames) {
+        Ok(()) => Ok(frames),
+        Err(err) => Err(err),
+    }
+}
+
+/// [`list`], for a file that may be cut short or damaged: the frames
+/// before the damage, and what the damage is, if any.
+pub fn list_readable(file: &mut (impl Read + Seek)) -> (Vec<Frame>, Option<io::Error>) {
+    let mut frames = Vec::new();
+    let damage = list_into(file, &mut frames).err();
+    (frames, damage)
+}
+
+/// Lists the frames into `frames`, up to the end or the first damage.
+fn list_into(file: &mut (impl Read + Seek), frames: &mut Vec<Frame>) -> io::Result<()> {
     let end = file.seek(SeekFrom::End(0))?;
     let mut pos = file.seek(SeekFrom::Start(0))?;
-    let mut frames = Vec::new();
     // The size the skippable frame just read gives the next frame.
     let mut hint: Option<u64> = None;
     while pos < end {
         let magic = u32::from_le_bytes(read_array(file).map_err(|_| corrupt(pos, "a cut frame"))?);
         if magic & SKIPPABLE_MASK == SKIPPABLE_MAGIC {
-            let size = u32::from_le_bytes(read_array(file)?);
+            let size =
+                u32::from_le_bytes(read_array(file).map_err(|_| corrupt(pos, "a cut frame"))?);
             hint = None;
             if size == 4 {
                 hint = read_array::<4>(file)
@@ -69,7 +86,7 @@ pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
             return Err(corrupt(pos, "no frame magic number"));
         }
         let start = pos;
-        let (decompressed, checksum) = header(file)?;
+        let (decompressed, checksum) = header(file).map_err(|_| corrupt(start, "a cut frame"))?;
         let after_header = file.stream_position()?;
         let told = hint.take().map(|size| start.saturating_add(size));
         pos = match told {
@@ -94,7 +111,7 @@ pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
             content_size: decompressed,
         });
     }
-    Ok(frames)
+    Ok(())
 }
 
 /// Reads a frame header after its magic number: the decompressed size, if
@@ -285,5 +302,32 @@ mod tests {
         let (bytes, _) = framed(&[b"1. e4 *\n"]);
         assert!(list(&mut io::Cursor::new(&bytes[..bytes.len() - 2])).is_err());
         assert!(list(&mut io::Cursor::new(b"[Event \"x\"]\n")).is_err());
+    }
+
+    #[test]
+    fn the_frames_before_damage_are_listed_with_the_damage() {
+        let (bytes, want) = framed(&[b"1. e4 *\n", &[b'x'; 200_000], b"1. d4 *\n"]);
+        // Cut inside the last frame; then its magic number overwritten.
+        let cut = &bytes[..bytes.len() - 3];
+        let (got, damage) = list_readable(&mut io::Cursor::new(cut));
+        assert_eq!(got, want[..2]);
+        let damage = damage.unwrap().to_string();
+        assert!(
+            damage.contains(&format!("at byte {}", want[2].offset)),
+            "{damage}"
+        );
+        let mut broken = bytes.clone();
+        broken[want[1].offset as usize] ^= 0xff;
+        let (got, damage) = list_readable(&mut io::Cursor::new(&broken));
+        assert_eq!(got, want[..1]);
+        assert!(
+            damage
+                .unwrap()
+                .to_string()
+                .contains("no frame magic number")
+        );
+        let (got, damage) = list_readable(&mut io::Cursor::new(&bytes));
+        assert_eq!(got, want);
+        assert!(damage.is_none());
     }
 }

@@ -286,16 +286,23 @@ pub fn open(path: &Path, range: Range) -> io::Result<Box<dyn Read + Send>> {
             Ok(Box::new(ShardReader::new(reader, end - start, start == 0)))
         }
         Range::Frames(first, last) => {
-            let list = frames::list(&mut BufReader::new(&mut file))?;
+            // The frames before any damage: a shard of them is whole.
+            let (list, damage) = frames::list_readable(&mut BufReader::new(&mut file));
             let count = list.len() as u64;
             let (Some(a), Some(b)) = (list.get(first as usize), list.get(last as usize)) else {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!(
-                        "frames {first}..{last}: the file has {count} frames (0..{})",
-                        count.saturating_sub(1)
+                return Err(match damage {
+                    Some(err) => io::Error::new(
+                        err.kind(),
+                        format!("frames {first}..{last}: {err}; {count} frames before it"),
                     ),
-                ));
+                    None => io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        format!(
+                            "frames {first}..{last}: the file has {count} frames (0..{})",
+                            count.saturating_sub(1)
+                        ),
+                    ),
+                });
             };
             let (start, end) = (a.offset, b.offset + b.size);
             // The shard's own frames, then the rest of the file for the

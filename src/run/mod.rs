@@ -413,14 +413,26 @@ impl Sink<'_> {
 /// `pgn-arbiter frames FILE`: the zstd file's frames as CSV on standard
 /// output.
 pub fn frames(path: &std::path::Path) -> Status {
-    let listed = std::fs::File::open(path)
-        .and_then(|file| crate::read::frames::list(&mut io::BufReader::new(file)));
-    let frames = match listed {
-        Ok(frames) => frames,
-        Err(err) => {
+    let (frames, damage) = match std::fs::File::open(path) {
+        Ok(file) => crate::read::frames::list_readable(&mut io::BufReader::new(file)),
+        Err(err) => (Vec::new(), Some(err)),
+    };
+    // A file cut short or damaged: the frames before the damage are
+    // listed (they can be audited), and the damage said; exit status 2.
+    let status = match damage {
+        Some(err) if frames.is_empty() => {
             eprintln!("pgn-arbiter: {}: {err}", path.display());
             return Status::Trouble;
         }
+        Some(err) => {
+            eprintln!(
+                "pgn-arbiter: {}: {err}; the {} frames before it are listed",
+                path.display(),
+                frames.len()
+            );
+            Status::Trouble
+        }
+        None => Status::Clean,
     };
     let mut out = String::from("frame,offset,size,content_size\n");
     for (index, frame) in frames.iter().enumerate() {
@@ -434,8 +446,8 @@ pub fn frames(path: &std::path::Path) -> Status {
         ));
     }
     match io::Write::write_all(&mut io::stdout(), out.as_bytes()) {
-        Ok(()) => Status::Clean,
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Status::Clean,
+        Ok(()) => status,
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => status,
         Err(err) => {
             eprintln!("pgn-arbiter: cannot write the frames: {err}");
             Status::Trouble
