@@ -171,11 +171,24 @@ def shard_id(path, options, audit_options, version):
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
+def trouble(done, path, cwd, parts=None):
+    """A shard's exit status 2: bad data (recorded, not tried again), or,
+    when the worker cannot see the input or write the parts (a path not
+    mounted there, a directory not writable), the worker's environment:
+    marked transient, so that a rerun tries the shard again."""
+    result = {"failed": done.stderr.strip() or "exit status 2"}
+    unseen = not os.path.isfile(os.path.join(cwd, path))
+    unwritable = parts is not None and not (os.path.isdir(parts) and os.access(parts, os.W_OK))
+    if unseen or unwritable:
+        result["transient"] = True
+    return result
+
+
 def count_shard(arbiter, path, options, cwd):
     done = subprocess.run([arbiter or installed(), "--count", *options, path], capture_output=True, text=True,
                           cwd=cwd)
     if done.returncode == 2:
-        return {"failed": done.stderr.strip() or "exit status 2"}
+        return trouble(done, path, cwd)
     if done.returncode != 0:
         raise RuntimeError(f"{path} {options}: exit status {done.returncode}: {done.stderr.strip()}")
     return json.loads(done.stdout)
@@ -198,7 +211,7 @@ def audit_shard(arbiter, path, options, offsets, parts, ident, extra, cwd):
     ]
     done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if done.returncode == 2:
-        return {"failed": done.stderr.strip() or "exit status 2"}
+        return trouble(done, path, cwd, parts)
     if done.returncode != 0:
         raise RuntimeError(f"{path} {options}: exit status {done.returncode}: {done.stderr.strip()}")
     with open(summary, encoding="utf-8") as f:
@@ -388,7 +401,7 @@ def drive(args):
             try:
                 counts[ident] = future.result()
             except Exception as err:  # retries spent
-                counts[ident] = {"failed": f"gave up counting after {args.retries} retries: {err}"}
+                counts[ident] = {"failed": f"gave up counting after {args.retries} retries: {err}", "transient": True}
                 continue
             if "failed" not in counts[ident]:
                 manifest.record(ident, "count", counts[ident])
@@ -410,7 +423,7 @@ def drive(args):
             if done and "failed" not in done and all(os.path.exists(done[k]) for k in ("findings", "games", "summary")):
                 continue
             if "failed" in counts[ident]:
-                manifest.record(ident, "audit", {"failed": counts[ident]["failed"]})
+                manifest.record(ident, "audit", counts[ident])
                 continue
             future = client.submit(audit_shard, arbiter, path, options, offsets[ident], parts, ident, extra, args.cwd,
                                    key=f"audit-{ident}", retries=args.retries, pure=False)
@@ -450,7 +463,8 @@ def join(args, tool, report_headers, shards, lost, ids, counts, manifest):
             for ident, (path, options) in zip(ids, shards):
                 audit = manifest.shards.get(ident, {}).get("audit", {"failed": "not audited"})
                 if "failed" in audit:
-                    failed.append({"input": path, "shard": options, "problem": audit["failed"]})
+                    failed.append({"input": path, "shard": options, "problem": audit["failed"],
+                                   "transient": bool(audit.get("transient"))})
                     continue
                 expected = counts[ident]["games"]
                 if audit["games_audited"] != expected:

@@ -199,6 +199,28 @@ class Driver(unittest.TestCase):
         self.assertTrue(games.endswith(plain_games.split(b"\n", 1)[1]))
         self.assertTrue(findings.endswith(plain_findings.split(b"\n", 1)[1]))
 
+    def test_an_input_a_worker_cannot_see_is_tried_again_on_a_rerun(self):
+        """Exit status 2 because the input is not there on the worker (not
+        mounted, moved away) is the worker's trouble, not the data's: the
+        shards are named as failed, and a rerun audits them."""
+        plain = os.path.join(self.tmp.name, "seen-later.pgn")
+        with open(plain, "wb") as f:
+            f.write(read(self.plain))
+        away = plain + ".away"
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        mark = os.path.join(out, "moved")
+        # The first shard audit moves the input out of the workers' sight.
+        binary = self.wrapper(f'[ -e {mark} ] || {{ touch {mark}; mv {plain} {away}; }}')
+        done = self.drive(out, inputs=[plain], binary=binary)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        summary = load(os.path.join(out, "summary.json"))
+        self.assertTrue(summary["failed_shards"])
+        self.assertTrue(all(s["transient"] for s in summary["failed_shards"]), summary["failed_shards"])
+        os.rename(away, plain)  # mtime kept: the same shards
+        done = self.drive(out, inputs=[plain])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.single_run([plain]))
+
     def test_an_interrupted_run_resumes_from_its_manifest(self):
         out = tempfile.mkdtemp(dir=self.tmp.name)
         log = os.path.join(out, "audits.log")
