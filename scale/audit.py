@@ -445,10 +445,10 @@ def drive(args):
         client.close()
         manifest.close()
 
-    return join(args, tool, report_headers, shards, lost, ids, counts, manifest)
+    return join(args, tool, report_headers, shards, lost, ids, counts, offsets, manifest)
 
 
-def join(args, tool, report_headers, shards, lost, ids, counts, manifest):
+def join(args, tool, report_headers, shards, lost, ids, counts, offsets, manifest):
     """Joins the parts in shard order into the run's reports and summary."""
     findings_header, games_header = report_headers
     failed = []
@@ -463,8 +463,15 @@ def join(args, tool, report_headers, shards, lost, ids, counts, manifest):
             for ident, (path, options) in zip(ids, shards):
                 audit = manifest.shards.get(ident, {}).get("audit", {"failed": "not audited"})
                 if "failed" in audit:
+                    # Where the gap is: the games and lines of the input
+                    # reported before it. Later games of the input are
+                    # numbered as if the shard held none (its games could
+                    # not be counted), so game and line numbers after it
+                    # are short by what it held.
+                    games_before, lines_before = offsets[ident]
                     failed.append({"input": path, "shard": options, "problem": audit["failed"],
-                                   "transient": bool(audit.get("transient"))})
+                                   "transient": bool(audit.get("transient")),
+                                   "after_game": games_before, "after_line": lines_before})
                     continue
                 expected = counts[ident]["games"]
                 if audit["games_audited"] != expected:

@@ -161,6 +161,14 @@ class Driver(unittest.TestCase):
         failed = summary["failed_shards"]
         self.assertTrue(failed and all(s["input"] == bad for s in failed), failed)
         self.assertIn("--zstd-frames", failed[0]["shard"])
+        # The gap is placed: the input's games before it are numbered up to
+        # after_game, and the first game after it takes the next number.
+        gap = failed[0]["after_game"]
+        self.assertGreater(gap, 0)
+        bad_games = [g for g in self.joined(out)[1].decode().splitlines()[1:] if g.startswith(bad + ",")]
+        numbers = [int(g.split(",")[1]) for g in bad_games]
+        self.assertEqual(numbers[: gap], list(range(1, gap + 1)))
+        self.assertEqual(numbers[gap], gap + 1)
         # The plain file's shards are all there, as one run has them.
         findings, games = self.joined(out)
         plain_findings, plain_games = self.single_run([self.plain])
