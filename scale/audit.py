@@ -130,12 +130,11 @@ def plan(inputs, shard_size, frames):
     """The shards of every input, in order: (input, shard options), and
     what of them cannot be read: the byte range of a zstd file from its
     damage (a file cut short, a damaged frame) to its end, with why. The
-    frames before the damage are still shards. `frames(path)` is
+    frames before the damage are still shards. The inputs are files (as
+    `drive` has checked). `frames(path)` is
     `frames_of` run where the tool is."""
     shards, lost = [], []
     for path in inputs:
-        if not os.path.isfile(path):
-            raise Trouble(f"{path}: not a file (give files; directories are not expanded)")
         size = os.path.getsize(path)
         kind = kind_of(path)
         if kind == ZSTD:

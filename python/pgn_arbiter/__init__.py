@@ -195,45 +195,33 @@ def _start(source: Source, args: List[str], stream: str, name: str) -> Audit:
     return Audit(_native.start(args, stream, None, None), stream == "games")
 
 
-def _arguments(
-    *,
-    select: Optional[Sequence[str]] = None,
-    ignore: Optional[Sequence[str]] = None,
-    fail_on: Optional[str] = None,
-    rules: Optional[str] = None,
-    winnability: Optional[str] = None,
-    strict_tags: bool = False,
-    duplicates: bool = True,
-    variations: bool = True,
-    baseline: Optional[Union[str, "os.PathLike[str]"]] = None,
-    trf: Optional[Union[str, "os.PathLike[str]"]] = None,
-    memory_limit: Optional[str] = None,
-    jobs: Optional[int] = None,
-    settings: Optional[Union[str, "os.PathLike[str]"]] = None,
-) -> List[str]:
+# Each option of the functions: the flag it becomes, and how its value is
+# written (a list joined by commas, a path, a number or word; a boolean
+# adds the flag when it differs from its default).
+_LISTS = {"select": "--select", "ignore": "--ignore"}
+_VALUES = {"fail_on": "--fail-on", "rules": "--rules", "winnability": "--winnability",
+           "memory_limit": "--memory-limit", "jobs": "--jobs", "baseline": "--baseline", "trf": "--trf"}
+_SWITCHES = {"strict_tags": ("--strict-tags", False), "duplicates": ("--no-duplicates", True),
+             "variations": ("--no-variations", True)}
+
+
+def _arguments(**options: Any) -> List[str]:
+    """The command line's flags for the options of :func:`audit`."""
     args: List[str] = []
-    for flag, value in (("--select", select), ("--ignore", ignore)):
-        if value is not None:
-            items = [value] if isinstance(value, str) else list(value)
-            args += [flag, ",".join(items)]
-    for flag, value in (
-        ("--fail-on", fail_on),
-        ("--rules", rules),
-        ("--winnability", winnability),
-        ("--memory-limit", memory_limit),
-    ):
-        if value is not None:
-            args += [flag, str(value)]
-    for flag, path in (("--baseline", baseline), ("--trf", trf)):
-        if path is not None:
-            args += [flag, os.fspath(path)]
-    if jobs is not None:
-        args += ["--jobs", str(jobs)]
-    if strict_tags:
-        args.append("--strict-tags")
-    if not duplicates:
-        args.append("--no-duplicates")
-    if not variations:
-        args.append("--no-variations")
+    settings = options.pop("settings", None)
+    for name, value in options.items():
+        if name in _LISTS:
+            if value is not None:
+                items = [value] if isinstance(value, str) else list(value)
+                args += [_LISTS[name], ",".join(items)]
+        elif name in _VALUES:
+            if value is not None:
+                args += [_VALUES[name], os.fspath(value) if isinstance(value, os.PathLike) else str(value)]
+        elif name in _SWITCHES:
+            flag, default = _SWITCHES[name]
+            if bool(value) != default:
+                args.append(flag)
+        else:
+            raise TypeError(f"unexpected option {name!r}")
     args += ["--isolated"] if settings is None else ["--config", os.fspath(settings)]
     return args

@@ -46,10 +46,7 @@ fn corrupt(offset: u64, what: &str) -> io::Error {
 /// wrong, its block headers (three bytes per block of at most 128 KiB).
 pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
     let mut frames = Vec::new();
-    match list_into(file, &mut frames) {
-        Ok(()) => Ok(frames),
-        Err(err) => Err(err),
-    }
+    list_into(file, &mut frames).map(|()| frames)
 }
 
 /// [`list`], for a file that may be cut short or damaged: the frames
