@@ -140,6 +140,14 @@ pub struct Cli {
     #[arg(long, value_name = "A..B", conflicts_with = "bytes")]
     pub zstd_frames: Option<String>,
 
+    /// The bytes S..E (E excluded) that the frames of --zstd-frames take in
+    /// the file, as `pgn-arbiter frames` lists them (the first frame's
+    /// offset; the last one's offset plus its size): the file is then not
+    /// listed again, only checked to hold frames there. For a driver that
+    /// lists a file once and hands out its shards.
+    #[arg(long, value_name = "S..E", requires = "zstd_frames")]
+    pub frame_bytes: Option<String>,
+
     /// The same as --zstd-frames for bytes A..B (B excluded) of one plain
     /// (uncompressed) INPUT.
     #[arg(long, value_name = "A..B")]
@@ -165,6 +173,14 @@ pub struct Cli {
     /// than an audit: what numbering the next shard takes.
     #[arg(long)]
     pub count: bool,
+
+    /// Do not audit: count the lines of the input (or its shard) and print
+    /// them as JSON (`{"lines": L}`): the --line-offset of the next shard,
+    /// for a driver that numbers games itself (the `game` column of a
+    /// shard audited with no --game-offset counts from 1, and only there
+    /// does a game number appear). It costs about what decompressing does.
+    #[arg(long, conflicts_with = "count")]
+    pub count_lines: bool,
 
     /// Exit with status 1 when there is a finding of this severity or worse
     /// (default: error).

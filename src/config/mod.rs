@@ -73,6 +73,8 @@ pub struct Config {
     pub no_header: bool,
     /// Count games and lines instead of auditing (`--count`).
     pub count: bool,
+    /// Count only lines (`--count-lines`).
+    pub count_lines: bool,
     /// The tournament report file (`--trf`), as named and as read.
     pub trf: Option<(String, crate::read::trf::Tournament)>,
     /// The settings file read, if any.
@@ -200,6 +202,7 @@ impl Config {
             line_offset: cli.line_offset,
             no_header: cli.no_header,
             count: cli.count,
+            count_lines: cli.count_lines,
             trf,
             settings: settings.map(|s| s.path),
             stop: None,
@@ -342,6 +345,7 @@ fn options(cli: &Cli, jobs: usize) -> serde_json::Value {
         "raw_csv": cli.raw_csv,
         "trf": cli.trf.as_ref().map(|p| p.display().to_string()),
         "zstd_frames": cli.zstd_frames,
+        "frame_bytes": cli.frame_bytes,
         "bytes": cli.bytes,
         "game_offset": cli.game_offset,
         "line_offset": cli.line_offset,
@@ -378,10 +382,21 @@ fn inputs(cli: &Cli, paths: &[PathBuf]) -> Result<Vec<Input>, UsageError> {
         eprintln!("pgn-arbiter: {note}");
     }
     let range = match (&cli.zstd_frames, &cli.bytes) {
-        (Some(text), _) => Some(
-            shard::Range::parse_frames(text)
-                .map_err(|e| UsageError(format!("--zstd-frames {e}")))?,
-        ),
+        (Some(text), _) => {
+            let frames = shard::Range::parse_frames(text)
+                .map_err(|e| UsageError(format!("--zstd-frames {e}")))?;
+            Some(match &cli.frame_bytes {
+                Some(span) => frames
+                    .with_frame_bytes(span)
+                    .map_err(|e| UsageError(format!("--frame-bytes {e}")))?,
+                None => frames,
+            })
+        }
+        (_, Some(_)) if cli.frame_bytes.is_some() => {
+            return Err(UsageError(
+                "--frame-bytes goes with --zstd-frames, not --bytes".into(),
+            ));
+        }
         (_, Some(text)) => {
             Some(shard::Range::parse_bytes(text).map_err(|e| UsageError(format!("--bytes {e}")))?)
         }

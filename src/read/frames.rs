@@ -111,6 +111,30 @@ fn list_into(file: &mut (impl Read + Seek), frames: &mut Vec<Frame>) -> io::Resu
     Ok(())
 }
 
+/// Checks that bytes `start..end` of the file can be a run of whole frames
+/// (as `list` gives them): a zstd frame begins at `start`, and `end` is the
+/// file's end or where a frame begins. A span from an older listing of a
+/// file since changed mostly fails this; the decoder finds the rest.
+pub fn check_span(file: &mut (impl Read + Seek), start: u64, end: u64) -> io::Result<()> {
+    let file_end = file.seek(SeekFrom::End(0))?;
+    let fits = start < end
+        && end <= file_end
+        && file_end - start >= 4
+        && {
+            file.seek(SeekFrom::Start(start))?;
+            u32::from_le_bytes(read_array(file)?) == ZSTD_MAGIC
+        }
+        && starts_a_frame(file, end, file_end)?;
+    if fits {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not whole frames of this {file_end}-byte file (changed since it was listed?)"),
+        ))
+    }
+}
+
 /// Reads a frame header after its magic number: the decompressed size, if
 /// it says it, and whether a checksum follows the blocks.
 fn header(file: &mut (impl Read + Seek)) -> io::Result<(Option<u64>, bool)> {
@@ -193,6 +217,30 @@ mod tests {
             out.extend_from_slice(&frame);
         }
         (out, frames)
+    }
+
+    #[test]
+    fn spans_are_checked_against_the_file() {
+        let (bytes, frames) = framed(&[b"one", b"two", b"three"]);
+        let mut file = io::Cursor::new(&bytes);
+        let end = |f: &Frame| f.offset + f.size;
+        for (a, b) in [(0, 0), (0, 2), (1, 1), (1, 2)] {
+            let span = (frames[a].offset, end(&frames[b]));
+            assert!(check_span(&mut file, span.0, span.1).is_ok(), "{a}..{b}");
+        }
+        let len = bytes.len() as u64;
+        for (start, end) in [
+            // Inside a frame, before its skippable frame, past the end,
+            // empty.
+            (frames[1].offset + 1, end(&frames[1])),
+            (frames[0].offset, end(&frames[0]) - 1),
+            (0, end(&frames[0])),
+            (frames[2].offset, len + 1),
+            (frames[1].offset, frames[1].offset),
+            (len, len + 4),
+        ] {
+            assert!(check_span(&mut file, start, end).is_err(), "{start}..{end}");
+        }
     }
 
     #[test]

@@ -20,8 +20,10 @@ use super::frames;
 /// Which part of an input a shard holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Range {
-    /// zstd frames `first..=last` (0-based, skippable frames not counted).
-    Frames(u64, u64),
+    /// zstd frames `first..=last` (0-based, skippable frames not counted),
+    /// and, when it is known (`--frame-bytes`), the bytes they take in the
+    /// file, so that the file need not be listed again.
+    Frames(u64, u64, Option<(u64, u64)>),
     /// Bytes `start..end` of a plain file.
     Bytes(u64, u64),
 }
@@ -31,7 +33,21 @@ impl Range {
     /// bytes: B exclusive).
     pub fn parse_frames(text: &str) -> Result<Range, String> {
         let (a, b) = bounds(text)?;
-        Ok(Range::Frames(a, b))
+        Ok(Range::Frames(a, b, None))
+    }
+
+    /// Gives a frame range the bytes it takes (`S..E`, E exclusive: the
+    /// offset of its first frame and the end of its last, as `pgn-arbiter
+    /// frames` lists them).
+    pub fn with_frame_bytes(self, text: &str) -> Result<Range, String> {
+        let Range::Frames(first, last, _) = self else {
+            return Err("goes with --zstd-frames".into());
+        };
+        let (start, end) = bounds(text)?;
+        if start >= end {
+            return Err(format!("{text}: the range is empty"));
+        }
+        Ok(Range::Frames(first, last, Some((start, end))))
     }
 
     /// Reads `A..B` for a byte range, B exclusive.
@@ -285,26 +301,43 @@ pub fn open(path: &Path, range: Range) -> io::Result<Box<dyn Read + Send>> {
             let reader = BufReader::with_capacity(1 << 16, file);
             Ok(Box::new(ShardReader::new(reader, end - start, start == 0)))
         }
-        Range::Frames(first, last) => {
-            // The frames before any damage: a shard of them is whole.
-            let (list, damage) = frames::list_readable(&mut BufReader::new(&mut file));
-            let count = list.len() as u64;
-            let (Some(a), Some(b)) = (list.get(first as usize), list.get(last as usize)) else {
-                return Err(match damage {
-                    Some(err) => io::Error::new(
-                        err.kind(),
-                        format!("frames {first}..{last}: {err}; {count} frames before it"),
-                    ),
-                    None => io::Error::new(
-                        io::ErrorKind::InvalidInput,
-                        format!(
-                            "frames {first}..{last}: the file has {count} frames (0..{})",
-                            count.saturating_sub(1)
-                        ),
-                    ),
-                });
+        Range::Frames(first, last, span) => {
+            let (start, end) = match span {
+                // Where the driver listed them: checked, not listed again.
+                Some((start, end)) => {
+                    frames::check_span(&mut BufReader::new(&mut file), start, end).map_err(
+                        |err| {
+                            io::Error::new(
+                                err.kind(),
+                                format!("frames {first}..{last} at bytes {start}..{end}: {err}"),
+                            )
+                        },
+                    )?;
+                    (start, end)
+                }
+                None => {
+                    // The frames before any damage: a shard of them is whole.
+                    let (list, damage) = frames::list_readable(&mut BufReader::new(&mut file));
+                    let count = list.len() as u64;
+                    let (Some(a), Some(b)) = (list.get(first as usize), list.get(last as usize))
+                    else {
+                        return Err(match damage {
+                            Some(err) => io::Error::new(
+                                err.kind(),
+                                format!("frames {first}..{last}: {err}; {count} frames before it"),
+                            ),
+                            None => io::Error::new(
+                                io::ErrorKind::InvalidInput,
+                                format!(
+                                    "frames {first}..{last}: the file has {count} frames (0..{})",
+                                    count.saturating_sub(1)
+                                ),
+                            ),
+                        });
+                    };
+                    (a.offset, b.offset + b.size)
+                }
             };
-            let (start, end) = (a.offset, b.offset + b.size);
             // The shard's own frames, then the rest of the file for the
             // game that straddles their end.
             let own = File::open(path)?;
@@ -521,7 +554,7 @@ mod tests {
             let mut first = 0;
             while first < count {
                 let last = (first + step - 1).min(count - 1);
-                let mut shard = open(&path, Range::Frames(first, last)).unwrap();
+                let mut shard = open(&path, Range::Frames(first, last, None)).unwrap();
                 shard.read_to_end(&mut joined).unwrap();
                 first = last + 1;
             }
@@ -531,6 +564,6 @@ mod tests {
                 "{step} frames a shard"
             );
         }
-        assert!(open(&path, Range::Frames(0, count)).is_err());
+        assert!(open(&path, Range::Frames(0, count, None)).is_err());
     }
 }

@@ -469,8 +469,22 @@ impl io::Read for CountLines<'_> {
     }
 }
 
+/// Reads `reader` to its end.
+fn read_through(reader: &mut impl io::Read) -> io::Result<()> {
+    let mut buf = vec![0; 1 << 18];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+}
+
 /// `--count`: the games and lines of the inputs (shards), read as an audit
-/// reads them but not judged, as JSON on standard output.
+/// reads them but not judged, as JSON on standard output; `--count-lines`:
+/// only the lines, the games not looked for.
 fn count(config: &Config) -> Status {
     let (mut games, mut lines, mut failed) = (0u64, 0u64, false);
     let mut worker = pipeline::Worker::new(checks::Judging::default(), false);
@@ -487,6 +501,14 @@ fn count(config: &Config) -> Status {
             inner: &mut *opened.reader,
             lines: 0,
         };
+        if config.count_lines {
+            if let Err(err) = read_through(&mut reader) {
+                eprintln!("pgn-arbiter: {}: {err}", input.name);
+                failed = true;
+            }
+            lines += reader.lines;
+            continue;
+        }
         crate::read::blocks::read_stream(
             0,
             &mut reader,
@@ -506,7 +528,11 @@ fn count(config: &Config) -> Status {
         );
         lines += reader.lines;
     }
-    println!("{}", serde_json::json!({ "games": games, "lines": lines }));
+    if config.count_lines {
+        println!("{}", serde_json::json!({ "lines": lines }));
+    } else {
+        println!("{}", serde_json::json!({ "games": games, "lines": lines }));
+    }
     if failed {
         Status::Trouble
     } else {
@@ -516,7 +542,7 @@ fn count(config: &Config) -> Status {
 
 /// Runs the audit described by `config`.
 pub fn run(config: &Config) -> Status {
-    if config.count {
+    if config.count || config.count_lines {
         return count(config);
     }
     let started = Instant::now();
