@@ -6,10 +6,13 @@
 
 Each INPUT (a file) is cut into shards: ranges of frames of a zstd file (as
 `pgn-arbiter frames` lists them), byte ranges of a plain file, or the whole
-file for other compressed files and small ones. Every shard is counted
-(`--count`), then audited with the games and lines before it
-(`--game-offset`, `--line-offset`, `--no-header`, `--no-duplicates`) on the
-cluster, with retries. Each shard's reports are part files under
+file for other compressed files and small ones; a zstd file is listed
+once, here, and each shard handed the bytes its frames take
+(`--frame-bytes`). Each shard but an input's last has its lines counted
+(`--count-lines`, about the cost of decompressing it), and is audited as
+soon as the lines before it are known (`--line-offset`, `--no-header`,
+`--no-duplicates`) on the cluster, with retries, its games numbered from 1.
+Each shard's reports are part files under
 DIR/parts/, put in place whole by pgn-arbiter itself, and DIR/manifest.jsonl
 records each shard done, a line each; a second run with the same inputs and DIR resumes
 from it. The parts are then joined into DIR/findings.csv, DIR/games.csv and
@@ -17,8 +20,9 @@ DIR/summary.json, which are what one run of
 
     pgn-arbiter --no-duplicates --findings findings.csv --games games.csv INPUT...
 
-writes, byte for byte for the reports. The join checks that every game was
-counted exactly once. A shard that fails for good (pgn-arbiter's exit
+writes, byte for byte for the reports: the join numbers each shard's
+games on from the games of the shards before it, and checks that the games
+report has one row for every game audited. A shard that fails for good (pgn-arbiter's exit
 status 2: an unreadable or corrupt input) is not retried: it is named in the
 summary, which then says the run is not complete, the other shards are
 joined, and the exit status is 2. Exit status 1: findings at or above
@@ -41,6 +45,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -127,30 +132,33 @@ def kind_of(path):
 
 
 def plan(inputs, shard_size, frames):
-    """The shards of every input, in order: (input, shard options), and
-    what of them cannot be read: the byte range of a zstd file from its
-    damage (a file cut short, a damaged frame) to its end, with why. The
-    frames before the damage are still shards. The inputs are files (as
-    `drive` has checked). `frames(path)` is
-    `frames_of` run where the tool is."""
-    shards, lost = [], []
+    """The shards of every input, in order: (input, shard options); what of
+    them cannot be read: the byte range of a zstd file from its damage (a
+    file cut short, a damaged frame) to its end, with why; and each input's
+    identity (`identity`). The frames before the damage are still shards,
+    each handed the bytes its frames take (`--frame-bytes`), so that no
+    shard lists the file again. The inputs are files (as `drive` has
+    checked). `frames(path)` is `frames_of` run where the tool is."""
+    shards, lost, identities = [], [], {}
     for path in inputs:
         size = os.path.getsize(path)
         kind = kind_of(path)
+        listed = None
         if kind == ZSTD:
             status, listed, errors = frames(path)
-            rows = [line.split(",") for line in listed.splitlines()[1:]]
+            rows = [[int(cell or -1) for cell in line.split(",")] for line in listed.splitlines()[1:]]
             if status != 0:
-                readable = int(rows[-1][1]) + int(rows[-1][2]) if rows else 0
+                readable = rows[-1][1] + rows[-1][2] if rows else 0
                 lost.append({"input": path, "bytes": [readable, size], "frames_before": len(rows),
                              "problem": errors.strip().removeprefix("pgn-arbiter: ")})
             first, acc = 0, 0
-            for i, row in enumerate(rows):
+            for i, (_, _, packed, content) in enumerate(rows):
                 # Decompressed size when the frame says it, else about four
                 # times the compressed size (PGN compresses so).
-                acc += int(row[3]) if row[3] else 4 * int(row[2])
+                acc += content if content >= 0 else 4 * packed
                 if acc >= shard_size or i == len(rows) - 1:
-                    shards.append((path, ["--zstd-frames", f"{first}..{i}"]))
+                    start, end = rows[first][1], rows[i][1] + rows[i][2]
+                    shards.append((path, ["--zstd-frames", f"{first}..{i}", "--frame-bytes", f"{start}..{end}"]))
                     first, acc = i + 1, 0
         elif kind == PLAIN and size > shard_size:
             starts = list(range(0, size, shard_size))
@@ -158,15 +166,34 @@ def plan(inputs, shard_size, frames):
                 shards.append((path, ["--bytes", f"{a}..{min(a + shard_size, size)}"]))
         else:
             shards.append((path, []))
-    return shards, lost
+        identities[path] = identity(path, listed)
+    return shards, lost, identities
 
 
-def shard_id(path, options, audit_options, version):
+def identity(path, listed):
+    """What a file holds, as cheaply as it can be told: for a zstd file,
+    the checksum of its frame list (offsets, sizes and decompressed sizes of
+    every frame); for others, of their first and last MiB. With the file's
+    size and time of last change, a file edited since a run is told apart."""
+    digest = hashlib.sha256()
+    if listed is not None:
+        digest.update(listed.encode())
+    else:
+        with open(path, "rb") as f:
+            digest.update(f.read(1 << 20))
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(size - (1 << 20), 0))
+            digest.update(f.read())
+    return digest.hexdigest()[:16]
+
+
+def shard_id(path, content, options, audit_options, version):
     """A shard's key in the manifest: the file (path, size, time of last
-    change), the shard, the options of the audit and the tool's version, so
-    that a run with other options or another build redoes it."""
+    change, `identity`), the shard, the options of the audit and the tool's
+    version, so that a run over a changed file, with other options or with
+    another build redoes it."""
     st = os.stat(path)
-    key = json.dumps([os.path.abspath(path), st.st_size, st.st_mtime_ns, options, audit_options, version])
+    key = json.dumps([os.path.abspath(path), st.st_size, st.st_mtime_ns, content, options, audit_options, version])
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
@@ -183,8 +210,11 @@ def trouble(done, path, cwd, parts=None):
     return result
 
 
-def count_shard(arbiter, path, options, cwd):
-    done = subprocess.run([arbiter or installed(), "--count", *options, path], capture_output=True, text=True,
+def count_lines(arbiter, path, options, cwd):
+    """The lines of a shard (`--count-lines`): where the next one's line
+    numbers begin. Its games are not counted: shards number their games
+    from 1, and the join adds the games of the shards before."""
+    done = subprocess.run([arbiter or installed(), "--count-lines", *options, path], capture_output=True, text=True,
                           cwd=cwd)
     if done.returncode == 2:
         return trouble(done, path, cwd)
@@ -193,18 +223,17 @@ def count_shard(arbiter, path, options, cwd):
     return json.loads(done.stdout)
 
 
-def audit_shard(arbiter, path, options, offsets, parts, ident, extra, cwd):
-    """Audits one shard into its part files. Exit status 2 is a result (the
-    input is bad: retrying will not help); any other failure raises, and
-    the cluster retries the shard."""
-    games_before, lines_before = offsets
+def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
+    """Audits one shard into its part files, its games numbered from 1 and
+    its lines from `lines_before` + 1. Exit status 2 is a result (the input
+    is bad: retrying will not help); any other failure raises, and the
+    cluster retries the shard."""
     findings = os.path.join(parts, f"{ident}.findings.csv")
     games = os.path.join(parts, f"{ident}.games.csv")
     summary = os.path.join(parts, f"{ident}.summary.json")
     command = [
         arbiter or installed(), "-q", "-j", "1", "--isolated", "--output-format", "csv",
-        "--fail-on", "never", "--no-duplicates", "--no-header",
-        "--game-offset", str(games_before), "--line-offset", str(lines_before),
+        "--fail-on", "never", "--no-duplicates", "--no-header", "--line-offset", str(lines_before),
         "--findings", findings, "--games", games, "--summary", summary,
         *extra, *options, path,
     ]
@@ -216,6 +245,46 @@ def audit_shard(arbiter, path, options, offsets, parts, ident, extra, cwd):
     with open(summary, encoding="utf-8") as f:
         games_audited = json.load(f)["total"]["games"]
     return {"findings": findings, "games": games, "summary": summary, "games_audited": games_audited}
+
+
+def first_cell(row):
+    """The bytes of a CSV row's first cell, quotes included."""
+    if not row.startswith(b'"'):
+        return row[:row.index(b",")]
+    at = 1
+    while True:
+        at = row.index(b'"', at)
+        if row[at + 1:at + 2] != b'"':
+            return row[:at + 1]
+        at += 2
+
+
+def copy_part(part, out, games_before):
+    """Appends a shard's report to `out`, each row's `game` (the second
+    cell) raised by `games_before`, the games of the shards before it in
+    its input; the number of rows. A row is a line: cells made safe for a
+    spreadsheet hold no line break. Game 0 (no game) stays."""
+    rows = 0
+    with open(part, "rb") as f:
+        if not games_before:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                out.write(chunk)
+                rows += chunk.count(b"\n")
+            return rows
+        prefix, batch = b"\0", []
+        for row in f:
+            if not row.startswith(prefix):
+                prefix = first_cell(row) + b","
+            game, rest = row[len(prefix):].split(b",", 1)
+            if game and game != b"0":
+                game = b"%d" % (int(game) + games_before)
+            batch.append(b"%s%s,%s" % (prefix, game, rest))
+            if len(batch) == 4096:
+                out.write(b"".join(batch))
+                rows += len(batch)
+                batch.clear()
+        out.write(b"".join(batch))
+        return rows + len(batch)
 
 
 class Manifest:
@@ -338,7 +407,7 @@ def main(argv=None):
 
 
 def drive(args):
-    from dask.distributed import Client, LocalCluster, as_completed
+    from dask.distributed import Client, LocalCluster
 
     if args.wheel:
         # None: the command the wheel installed, found on each worker.
@@ -378,107 +447,148 @@ def drive(args):
                 return fn(arbiter, *fn_args)
             return client.submit(fn, None, *fn_args, pure=False).result()
 
-        shards, lost = plan(args.inputs, args.shard_size,
-                            lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
+        started = time.monotonic()
+        shards, lost, identities = plan(args.inputs, args.shard_size,
+                                        lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
         tool = {"version": where_the_tool_is(version_of)}
-        ids = [shard_id(path, options, extra, tool["version"]) for path, options in shards]
+        ids = [shard_id(path, identities[path], options, extra, tool["version"]) for path, options in shards]
         tool.update({"wheel": os.path.basename(args.wheel), "sha256": wheel.digest} if args.wheel
                     else {"path": arbiter})
         report_headers = where_the_tool_is(headers)
-        # The counts: games and lines per shard, for the offsets.
-        counts = {}
-        pending = []
-        for ident, (path, options) in zip(ids, shards):
-            known = manifest.shards.get(ident, {}).get("count")
-            if known:
-                counts[ident] = known
-            else:
-                future = client.submit(count_shard, arbiter, path, options, args.cwd, key=f"count-{ident}",
-                                       retries=args.retries, pure=False)
-                pending.append((ident, future))
-        for ident, future in pending:
-            try:
-                counts[ident] = future.result()
-            except Exception as err:  # retries spent
-                counts[ident] = {"failed": f"gave up counting after {args.retries} retries: {err}", "transient": True}
-                continue
-            if "failed" not in counts[ident]:
-                manifest.record(ident, "count", counts[ident])
-
-        offsets, before = {}, {}
-        for ident, (path, _) in zip(ids, shards):
-            games, lines = before.get(path, (0, 0))
-            offsets[ident] = (games, lines)
-            c = counts[ident]
-            if "failed" not in c:
-                before[path] = (games + c["games"], lines + c["lines"])
-
-        # The audit, shard by shard, resuming from the manifest.
-        futures = {}
-        for ident, (path, options) in zip(ids, shards):
-            done = manifest.shards.get(ident, {}).get("audit")
-            if done and "failed" in done and not done.get("transient"):
-                continue
-            if done and "failed" not in done and all(os.path.exists(done[k]) for k in ("findings", "games", "summary")):
-                continue
-            if "failed" in counts[ident]:
-                manifest.record(ident, "audit", counts[ident])
-                continue
-            future = client.submit(audit_shard, arbiter, path, options, offsets[ident], parts, ident, extra, args.cwd,
-                                   key=f"audit-{ident}", retries=args.retries, pure=False)
-            futures[future] = ident
-        finished = 0
-        for future in as_completed(futures):
-            ident = futures[future]
-            try:
-                result = future.result()
-            except Exception as err:  # retries spent: tried again on a rerun
-                result = {"failed": f"gave up after {args.retries} retries: {err}", "transient": True}
-            manifest.record(ident, "audit", result)
-            finished += 1
-            if sys.stderr.isatty():
-                print(f"\raudit.py: {finished} of {len(futures)} shards audited", end="", file=sys.stderr)
-        if finished and sys.stderr.isatty():
-            print(file=sys.stderr)
+        planned = time.monotonic()
+        lines_before = audit_pipelined(client, arbiter, args, shards, ids, manifest, parts)
+        seconds = {"plan": planned - started, "shards": time.monotonic() - planned}
     finally:
         client.close()
         manifest.close()
 
-    return join(args, tool, report_headers, shards, lost, ids, counts, offsets, manifest)
+    return join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, seconds)
 
 
-def join(args, tool, report_headers, shards, lost, ids, counts, offsets, manifest):
-    """Joins the parts in shard order into the run's reports and summary."""
+def audit_pipelined(client, arbiter, args, shards, ids, manifest, parts):
+    """Counts the lines of every shard but the last of its input and audits
+    every shard as soon as the lines before it are known: no pass over the
+    whole run waits for another. Resumes from the manifest. Returns each
+    shard's lines before it in its input (a shard whose lines could not be
+    counted adds none: the lines after it are short by what it held)."""
+    from dask.distributed import as_completed
+
+    # Each input's shards, in order.
+    by_input = {}
+    for index, (path, _) in enumerate(shards):
+        by_input.setdefault(path, []).append(index)
+    lines = {}  # index -> its lines, or None when they could not be counted
+    running = as_completed()
+    what = {}
+    for indices in by_input.values():
+        for index in indices[:-1]:
+            ident = ids[index]
+            known = manifest.shards.get(ident, {}).get("lines")
+            if known and "failed" not in known:
+                lines[index] = known["lines"]
+                continue
+            path, options = shards[index]
+            # Counting is short, and the audits of later shards wait for it.
+            future = client.submit(count_lines, arbiter, path, options, args.cwd, key=f"lines-{ident}",
+                                   retries=args.retries, pure=False, priority=10)
+            what[future] = ("lines", index)
+            running.add(future)
+
+    lines_before, next_up, audits = {}, {path: 0 for path in by_input}, 0
+
+    def submit_ready():
+        """Submits each input's audits whose lines before are known."""
+        nonlocal audits
+        for path, indices in by_input.items():
+            while next_up[path] < len(indices):
+                k = next_up[path]
+                index = indices[k]
+                if k > 0 and indices[k - 1] not in lines:
+                    break
+                before = lines_before[indices[k - 1]] + (lines[indices[k - 1]] or 0) if k > 0 else 0
+                lines_before[index] = before
+                next_up[path] += 1
+                ident = ids[index]
+                done = manifest.shards.get(ident, {}).get("audit")
+                if done and "failed" in done and not done.get("transient"):
+                    continue
+                if done and "failed" not in done and done.get("lines_before") == before \
+                        and all(os.path.exists(done[key]) for key in ("findings", "games", "summary")):
+                    continue
+                path_, options = shards[index]
+                future = client.submit(audit_shard, arbiter, path_, options, before, parts, ident, args.extra,
+                                       args.cwd, key=f"audit-{ident}", retries=args.retries, pure=False)
+                what[future] = ("audit", index)
+                running.add(future)
+                audits += 1
+
+    submit_ready()
+    finished = 0
+    for future in running:
+        kind, index = what.pop(future)
+        ident = ids[index]
+        try:
+            result = future.result()
+        except Exception as err:  # retries spent: tried again on a rerun
+            result = {"failed": f"gave up after {args.retries} retries: {err}", "transient": True}
+        if kind == "lines":
+            lines[index] = None if "failed" in result else result["lines"]
+            manifest.record(ident, "lines", result)
+            submit_ready()
+            continue
+        if "failed" not in result:
+            result["lines_before"] = lines_before[index]
+        manifest.record(ident, "audit", result)
+        finished += 1
+        if sys.stderr.isatty():
+            print(f"\raudit.py: {finished} of {audits} shards audited", end="", file=sys.stderr)
+    if finished and sys.stderr.isatty():
+        print(file=sys.stderr)
+    return lines_before
+
+
+
+
+def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, seconds):
+    """Joins the parts in shard order into the run's reports and summary,
+    numbering each shard's games on from the games of the shards before it
+    in its input, and checking that the games report has a row for each
+    game audited, as it goes. `seconds`: the wall time of the driver's
+    steps so far (planning: listing the files; the shards), to which the
+    join's is added."""
+    joining = time.monotonic()
     findings_header, games_header = report_headers
     failed = []
     totals = {"games": 0, "plies": 0, "findings": 0, "by_severity": {}, "by_code": {}}
     files = {}
+    games_before = {}
     with tempfile.TemporaryDirectory(dir=args.out) as tmp:
         findings_tmp, games_tmp = os.path.join(tmp, "findings.csv"), os.path.join(tmp, "games.csv")
-        with open(findings_tmp, "w", encoding="utf-8", newline="") as fo, \
-             open(games_tmp, "w", encoding="utf-8", newline="") as go:
-            fo.write(findings_header)
-            go.write(games_header)
-            for ident, (path, options) in zip(ids, shards):
+        with open(findings_tmp, "wb") as fo, open(games_tmp, "wb") as go:
+            fo.write(findings_header.encode())
+            go.write(games_header.encode())
+            for index, (ident, (path, options)) in enumerate(zip(ids, shards)):
                 audit = manifest.shards.get(ident, {}).get("audit", {"failed": "not audited"})
+                before = games_before.get(path, 0)
                 if "failed" in audit:
                     # Where the gap is: the games and lines of the input
                     # reported before it. Later games of the input are
                     # numbered as if the shard held none (its games could
-                    # not be counted), so game and line numbers after it
-                    # are short by what it held.
-                    games_before, lines_before = offsets[ident]
+                    # not be counted), so their game numbers are short by
+                    # what it held; their line numbers too when its lines
+                    # could not be counted either.
                     failed.append({"input": path, "shard": options, "problem": audit["failed"],
                                    "transient": bool(audit.get("transient")),
-                                   "after_game": games_before, "after_line": lines_before})
+                                   "after_game": before, "after_line": lines_before.get(index, 0)})
                     continue
-                expected = counts[ident]["games"]
-                if audit["games_audited"] != expected:
-                    raise Trouble(f"{path} {options}: {audit['games_audited']} games audited, {expected} counted")
-                for part, out in ((audit["findings"], fo), (audit["games"], go)):
-                    with open(part, encoding="utf-8", newline="") as f:
-                        for chunk in iter(lambda: f.read(1 << 20), ""):
-                            out.write(chunk)
+                copy_part(audit["findings"], fo, before)
+                rows = copy_part(audit["games"], go, before)
+                # Every game counted exactly once: the games report has one
+                # row each.
+                if rows != audit["games_audited"]:
+                    raise Trouble(f"{path} {' '.join(options)}: {rows} rows in its games report for "
+                                  f"{audit['games_audited']} games audited")
+                games_before[path] = before + rows
                 with open(audit["summary"], encoding="utf-8") as f:
                     total = json.load(f)["total"]
                 for key in ("games", "plies", "findings"):
@@ -490,11 +600,6 @@ def join(args, tool, report_headers, shards, lost, ids, counts, offsets, manifes
                 files[path]["games"] += total["games"]
                 files[path]["findings"] += total["findings"]
                 files[path]["shards"] += 1
-        # Every game counted exactly once: the games report has one row each.
-        with open(games_tmp, encoding="utf-8") as f:
-            rows = sum(1 for _ in f) - 1
-        if rows != totals["games"]:
-            raise Trouble(f"the games report has {rows} rows for {totals['games']} games")
         summary = {
             "complete": not failed and not lost,
             "inputs": list(files.values()),
@@ -505,6 +610,8 @@ def join(args, tool, report_headers, shards, lost, ids, counts, offsets, manifes
             "options": {"no_duplicates": True, "rules": args.rules, "shard_size": args.shard_size,
                         "forwarded": args.extra},
             "tool": tool,
+            "seconds": {**{step: round(t, 3) for step, t in seconds.items()},
+                        "join": round(time.monotonic() - joining, 3)},
         }
         os.replace(findings_tmp, os.path.join(args.out, "findings.csv"))
         os.replace(games_tmp, os.path.join(args.out, "games.csv"))

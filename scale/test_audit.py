@@ -6,10 +6,12 @@
 inputs are every plain golden fixture joined (a plain file, cut by bytes)
 and the same bytes as zstd frames cut at arbitrary bytes with a skippable
 frame before each (cut by frames), with small shards. Checked: the joined
-reports equal one run's; a worker killed in the middle of a shard is
+reports equal one run's (games numbered in the join, also after a file
+name the CSV writer quotes); a worker killed in the middle of a shard is
 replaced and the shard retried, with the same result; a shard of a corrupt
 frame is named in the summary and the others are joined; a run interrupted
-and run again resumes from its manifest.
+and run again resumes from its manifest, and a file edited in place is
+audited again; a zstd file is listed once and no pass counts games.
 """
 
 import glob
@@ -273,6 +275,70 @@ class Driver(unittest.TestCase):
         summary = load(os.path.join(out, "summary.json"))
         self.assertEqual(summary["options"]["forwarded"], options)
         self.assertIn("shards audited", done.stderr)
+
+    def test_a_file_changed_in_place_is_audited_again(self):
+        """The manifest is keyed on what a file holds: an input edited with
+        its size and time of last change kept is audited again, not taken
+        from the parts of the first run."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        edited = os.path.join(out, "edited.pgn")
+        data = bytearray(read(self.plain))
+        with open(edited, "wb") as f:
+            f.write(data)
+        done = self.drive(out, inputs=[edited])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        before = self.joined(out)
+        st = os.stat(edited)
+        at = data.index(b" 1-0\n", len(data) // 2)
+        data[at:at + 4] = b" 0-1"
+        with open(edited, "r+b") as f:
+            f.write(data)
+        os.utime(edited, ns=(st.st_atime_ns, st.st_mtime_ns))
+        self.assertEqual((os.stat(edited).st_size, os.stat(edited).st_mtime_ns), (st.st_size, st.st_mtime_ns))
+        done = self.drive(out, inputs=[edited])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        one = self.single_run([edited])
+        self.assertNotEqual(one, before)
+        self.assertEqual(self.joined(out), one)
+
+    def test_games_are_numbered_in_the_join_whatever_the_file_is_called(self):
+        """The join finds each row's game number after the file's name, also
+        a name the CSV writer quotes (a comma, a quote)."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        odd = os.path.join(out, 'the "odd", name.pgn')
+        with open(odd, "wb") as f:
+            f.write(read(self.plain))
+        done = self.drive(out, inputs=[odd, self.plain])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        one = self.single_run([odd, self.plain])
+        self.assertEqual(self.joined(out), one)
+        self.assertTrue(b'the ""odd"", name.pgn",200,' in one[1], "the name is quoted")
+        self.assertGreater(load(os.path.join(out, "summary.json"))["inputs"][0]["shards"], 10)
+
+    def test_shards_are_handed_their_frames_and_number_their_games(self):
+        """The driver lists a zstd file once; each shard is handed the bytes
+        of its frames, and no pass counts games: shards but the last of an
+        input count their lines only, and the join numbers the games."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        log = os.path.join(out, "calls.log")
+        logged = tempfile.mktemp(dir=self.tmp.name, suffix=".sh")
+        with open(logged, "w") as f:
+            f.write(f'#!/bin/sh\necho "$*" >> {log}\nexec {ARBITER} "$@"\n')
+        os.chmod(logged, 0o755)
+        done = self.drive(out, binary=logged)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.one)
+        calls = read(log).decode().splitlines()
+        self.assertEqual([c for c in calls if c.startswith("frames")], [f"frames {self.zst}"])
+        audits = [c for c in calls if "--no-header" in c]
+        counts = [c for c in calls if "--count" in c]
+        self.assertGreater(len(audits), 10)
+        self.assertFalse([c for c in calls if "--count " in c or "--game-offset" in c])
+        for call in audits + counts:
+            self.assertEqual("--zstd-frames" in call, "--frame-bytes" in call, call)
+        # Every shard but the last of each input has its lines counted.
+        self.assertEqual(len(counts), len(audits) - len(self.inputs))
+        self.assertTrue(all(c.startswith("--count-lines") for c in counts), counts)
 
     def test_relative_paths_are_read_from_where_the_driver_started(self):
         """Inputs and --out relative to the driver's directory: the reports
