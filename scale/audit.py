@@ -11,8 +11,9 @@ once, here, and each shard handed the bytes its frames take
 (`--frame-bytes`). Each shard but an input's last has its lines counted
 (`--count-lines`, about the cost of decompressing it), and is audited as
 soon as the lines before it are known (`--line-offset`, `--no-header`,
-`--no-duplicates`) on the cluster, with retries, its games numbered from 1.
-Each shard's reports are part files under
+`--no-duplicates`) on the cluster, with retries, its games numbered from 1,
+then numbered on from the games before it by another task as soon as the
+shards before it are audited. Each shard's reports are part files under
 DIR/parts/, put in place whole by pgn-arbiter itself, and DIR/manifest.jsonl
 records each shard done, a line each; a second run with the same inputs and DIR resumes
 from it. The parts are then joined into DIR/findings.csv, DIR/games.csv and
@@ -20,9 +21,8 @@ DIR/summary.json, which are what one run of
 
     pgn-arbiter --no-duplicates --findings findings.csv --games games.csv INPUT...
 
-writes, byte for byte for the reports: the join numbers each shard's
-games on from the games of the shards before it, and checks that the games
-report has one row for every game audited. A shard that fails for good (pgn-arbiter's exit
+writes, byte for byte for the reports; the join checks that each shard's
+games report has one row for every game it audited. A shard that fails for good (pgn-arbiter's exit
 status 2: an unreadable or corrupt input) is not retried: it is named in the
 summary, which then says the run is not complete, the other shards are
 joined, and the exit status is 2. Exit status 1: findings at or above
@@ -132,7 +132,8 @@ def kind_of(path):
 
 
 def plan(inputs, shard_size, frames):
-    """The shards of every input, in order: (input, shard options); what of
+    """The shards of every input, in order: (input, shard options, the
+    input's place among the inputs, as a file may be given twice); what of
     them cannot be read: the byte range of a zstd file from its damage (a
     file cut short, a damaged frame) to its end, with why; and each input's
     identity (`identity`). The frames before the damage are still shards,
@@ -140,7 +141,7 @@ def plan(inputs, shard_size, frames):
     shard lists the file again. The inputs are files (as `drive` has
     checked). `frames(path)` is `frames_of` run where the tool is."""
     shards, lost, identities = [], [], {}
-    for path in inputs:
+    for n, path in enumerate(inputs):
         size = os.path.getsize(path)
         kind = kind_of(path)
         listed = None
@@ -158,14 +159,14 @@ def plan(inputs, shard_size, frames):
                 acc += content if content >= 0 else 4 * packed
                 if acc >= shard_size or i == len(rows) - 1:
                     start, end = rows[first][1], rows[i][1] + rows[i][2]
-                    shards.append((path, ["--zstd-frames", f"{first}..{i}", "--frame-bytes", f"{start}..{end}"]))
+                    shards.append((path, ["--zstd-frames", f"{first}..{i}", "--frame-bytes", f"{start}..{end}"], n))
                     first, acc = i + 1, 0
         elif kind == PLAIN and size > shard_size:
             starts = list(range(0, size, shard_size))
             for a in starts:
-                shards.append((path, ["--bytes", f"{a}..{min(a + shard_size, size)}"]))
+                shards.append((path, ["--bytes", f"{a}..{min(a + shard_size, size)}"], n))
         else:
-            shards.append((path, []))
+            shards.append((path, [], n))
         identities[path] = identity(path, listed)
     return shards, lost, identities
 
@@ -187,13 +188,15 @@ def identity(path, listed):
     return digest.hexdigest()[:16]
 
 
-def shard_id(path, content, options, audit_options, version):
+def shard_id(path, content, options, again, audit_options, version):
     """A shard's key in the manifest: the file (path, size, time of last
-    change, `identity`), the shard, the options of the audit and the tool's
-    version, so that a run over a changed file, with other options or with
-    another build redoes it."""
+    change, `identity`), the shard, how many times the file was given
+    before, the options of the audit and the tool's version, so that a run
+    over a changed file, with other options or with another build redoes
+    it."""
     st = os.stat(path)
-    key = json.dumps([os.path.abspath(path), st.st_size, st.st_mtime_ns, content, options, audit_options, version])
+    key = json.dumps([os.path.abspath(path), st.st_size, st.st_mtime_ns, content, options, again, audit_options,
+                      version])
     return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
@@ -285,6 +288,53 @@ def copy_part(part, out, games_before):
                 batch.clear()
         out.write(b"".join(batch))
         return rows + len(batch)
+
+
+def number_shard(source, games_before, parts, ident):
+    """Numbers a shard's games on from `games_before` (the games of the
+    shards before it in its input): its reports as audited (`source`
+    numbered from `source["games_before"]`) are copied into
+    `{ident}.{games_before}.findings.csv` and `.games.csv`, each `game` raised
+    by the difference, or kept as they are when there is none. Returns the
+    files and the games report's rows (a row a game, checked by the join)."""
+    delta = games_before - source["games_before"]
+    result = {"games_before": games_before}
+    for key in ("findings", "games"):
+        target = os.path.join(parts, f"{ident}.{games_before}.{key}.csv") if delta else source[key]
+        if delta:
+            with open(target + ".partial", "wb") as out:
+                rows = copy_part(source[key], out, delta)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(target + ".partial", target)
+        else:
+            with open(target, "rb") as f:
+                rows = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+        result[key] = target
+        if key == "games":
+            result["rows"] = rows
+    return result
+
+
+def append_file(path, out):
+    """Appends the file at `path` to the open file `out`, in the kernel
+    where it can (copy_file_range), else through a buffer."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        copied = 0
+        try:
+            while copied < size:
+                n = os.copy_file_range(f.fileno(), out.fileno(), size - copied)
+                if n == 0:
+                    break
+                copied += n
+        except (AttributeError, OSError):
+            pass
+        if copied < size:
+            f.seek(copied)
+            out.seek(0, os.SEEK_END)
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                out.write(chunk)
 
 
 class Manifest:
@@ -451,12 +501,15 @@ def drive(args):
         shards, lost, identities = plan(args.inputs, args.shard_size,
                                         lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
         tool = {"version": where_the_tool_is(version_of)}
-        ids = [shard_id(path, identities[path], options, extra, tool["version"]) for path, options in shards]
+        ids = [shard_id(path, identities[path], options, args.inputs[:n].count(path), extra, tool["version"])
+               for path, options, n in shards]
         tool.update({"wheel": os.path.basename(args.wheel), "sha256": wheel.digest} if args.wheel
                     else {"path": arbiter})
         report_headers = where_the_tool_is(headers)
         planned = time.monotonic()
-        lines_before = audit_pipelined(client, arbiter, args, shards, ids, manifest, parts)
+        pipeline = Pipeline(client, arbiter, args, shards, ids, manifest, parts)
+        pipeline.run()
+        lines_before = pipeline.lines_before
         seconds = {"plan": planned - started, "shards": time.monotonic() - planned}
     finally:
         client.close()
@@ -465,97 +518,148 @@ def drive(args):
     return join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, seconds)
 
 
-def audit_pipelined(client, arbiter, args, shards, ids, manifest, parts):
-    """Counts the lines of every shard but the last of its input and audits
-    every shard as soon as the lines before it are known: no pass over the
-    whole run waits for another. Resumes from the manifest. Returns each
-    shard's lines before it in its input (a shard whose lines could not be
-    counted adds none: the lines after it are short by what it held)."""
-    from dask.distributed import as_completed
+class Pipeline:
+    """Counts the lines of every shard but the last of its input, audits
+    each shard as soon as the lines before it are known, and numbers each
+    audited shard's games (on the cluster too) as soon as the games before
+    it are known: no step waits for a pass over every shard. Resumes from
+    the manifest: a shard's `lines`, `audit` and `numbered` records."""
 
-    # Each input's shards, in order.
-    by_input = {}
-    for index, (path, _) in enumerate(shards):
-        by_input.setdefault(path, []).append(index)
-    lines = {}  # index -> its lines, or None when they could not be counted
-    running = as_completed()
-    what = {}
-    for indices in by_input.values():
-        for index in indices[:-1]:
-            ident = ids[index]
-            known = manifest.shards.get(ident, {}).get("lines")
-            if known and "failed" not in known:
-                lines[index] = known["lines"]
-                continue
-            path, options = shards[index]
-            # Counting is short, and the audits of later shards wait for it.
-            future = client.submit(count_lines, arbiter, path, options, args.cwd, key=f"lines-{ident}",
-                                   retries=args.retries, pure=False, priority=10)
-            what[future] = ("lines", index)
-            running.add(future)
+    def __init__(self, client, arbiter, args, shards, ids, manifest, parts):
+        self.client, self.arbiter, self.args = client, arbiter, args
+        self.shards, self.ids, self.manifest, self.parts = shards, ids, manifest, parts
+        # Each input's shards, in order.
+        self.by_input = {}
+        for index, (_, _, n) in enumerate(shards):
+            self.by_input.setdefault(n, []).append(index)
+        self.lines = {}  # index -> its lines, or None when they could not be counted
+        self.lines_before = {}
+        self.games_before = {}
+        self.audited = {}  # index -> the audit's record, once there is one
+        self.fresh = set()  # the shards audited by this run
+        self.next_audit = dict.fromkeys(self.by_input, 0)
+        self.next_number = dict.fromkeys(self.by_input, 0)
+        self.audits = self.finished = 0
+        self.what = {}
+        from dask.distributed import as_completed
+        self.running = as_completed()
 
-    lines_before, next_up, audits = {}, {path: 0 for path in by_input}, 0
+    def record(self, index, key):
+        return self.manifest.shards.get(self.ids[index], {}).get(key)
 
-    def submit_ready():
+    def submit(self, kind, index, fn, *fn_args, **options):
+        future = self.client.submit(fn, *fn_args, key=f"{kind}-{self.ids[index]}", retries=self.args.retries,
+                                    pure=False, **options)
+        self.what[future] = (kind, index)
+        self.running.add(future)
+
+    def run(self):
+        for indices in self.by_input.values():
+            for index in indices[:-1]:
+                known = self.record(index, "lines")
+                if known and "failed" not in known:
+                    self.lines[index] = known["lines"]
+                    continue
+                path, options, _ = self.shards[index]
+                # Counting is short, and the audits of later shards wait for it.
+                self.submit("lines", index, count_lines, self.arbiter, path, options, self.args.cwd, priority=10)
+        self.submit_audits()
+        self.submit_numbering()
+        for future in self.running:
+            kind, index = self.what.pop(future)
+            try:
+                result = future.result()
+            except Exception as err:  # retries spent: tried again on a rerun
+                result = {"failed": f"gave up after {self.args.retries} retries: {err}", "transient": True}
+            if kind == "lines":
+                self.lines[index] = None if "failed" in result else result["lines"]
+                self.manifest.record(self.ids[index], "lines", result)
+                self.submit_audits()
+            elif kind == "audit":
+                if "failed" not in result:
+                    result["lines_before"] = self.lines_before[index]
+                self.manifest.record(self.ids[index], "audit", result)
+                self.audited[index] = result
+                self.fresh.add(index)
+                self.finished += 1
+                if sys.stderr.isatty():
+                    print(f"\raudit.py: {self.finished} of {self.audits} shards audited", end="", file=sys.stderr)
+                self.submit_numbering()
+            else:
+                if "failed" in result:
+                    raise Trouble(f"{self.shards[index][0]}: numbering the games of a shard failed: "
+                                  f"{result['failed']}")
+                older = [self.record(index, "numbered") or {}, self.audited[index]]
+                self.manifest.record(self.ids[index], "numbered", result)
+                # The files it was numbered from are no longer needed.
+                for old in older:
+                    for key in ("findings", "games"):
+                        if old.get(key) not in (None, result[key]) and os.path.exists(old[key]):
+                            os.remove(old[key])
+        if self.finished and sys.stderr.isatty():
+            print(file=sys.stderr)
+
+    def submit_audits(self):
         """Submits each input's audits whose lines before are known."""
-        nonlocal audits
-        for path, indices in by_input.items():
-            while next_up[path] < len(indices):
-                k = next_up[path]
+        for n, indices in self.by_input.items():
+            while self.next_audit[n] < len(indices):
+                k = self.next_audit[n]
                 index = indices[k]
-                if k > 0 and indices[k - 1] not in lines:
+                if k > 0 and indices[k - 1] not in self.lines:
                     break
-                before = lines_before[indices[k - 1]] + (lines[indices[k - 1]] or 0) if k > 0 else 0
-                lines_before[index] = before
-                next_up[path] += 1
-                ident = ids[index]
-                done = manifest.shards.get(ident, {}).get("audit")
+                previous = indices[k - 1] if k > 0 else None
+                before = self.lines_before[previous] + (self.lines[previous] or 0) if k > 0 else 0
+                self.lines_before[index] = before
+                self.next_audit[n] += 1
+                done = self.record(index, "audit")
+                numbered = self.record(index, "numbered") or done
                 if done and "failed" in done and not done.get("transient"):
+                    self.audited[index] = done
                     continue
                 if done and "failed" not in done and done.get("lines_before") == before \
-                        and all(os.path.exists(done[key]) for key in ("findings", "games", "summary")):
+                        and all(os.path.exists(numbered[key]) for key in ("findings", "games")) \
+                        and os.path.exists(done["summary"]):
+                    self.audited[index] = done
                     continue
-                path_, options = shards[index]
-                future = client.submit(audit_shard, arbiter, path_, options, before, parts, ident, args.extra,
-                                       args.cwd, key=f"audit-{ident}", retries=args.retries, pure=False)
-                what[future] = ("audit", index)
-                running.add(future)
-                audits += 1
+                path, options, _ = self.shards[index]
+                self.submit("audit", index, audit_shard, self.arbiter, path, options, before, self.parts,
+                            self.ids[index], self.args.extra, self.args.cwd)
+                self.audits += 1
 
-    submit_ready()
-    finished = 0
-    for future in running:
-        kind, index = what.pop(future)
-        ident = ids[index]
-        try:
-            result = future.result()
-        except Exception as err:  # retries spent: tried again on a rerun
-            result = {"failed": f"gave up after {args.retries} retries: {err}", "transient": True}
-        if kind == "lines":
-            lines[index] = None if "failed" in result else result["lines"]
-            manifest.record(ident, "lines", result)
-            submit_ready()
-            continue
-        if "failed" not in result:
-            result["lines_before"] = lines_before[index]
-        manifest.record(ident, "audit", result)
-        finished += 1
-        if sys.stderr.isatty():
-            print(f"\raudit.py: {finished} of {audits} shards audited", end="", file=sys.stderr)
-    if finished and sys.stderr.isatty():
-        print(file=sys.stderr)
-    return lines_before
-
-
+    def submit_numbering(self):
+        """Submits the numbering of each input's audited shards whose games
+        before are known (every earlier shard of the input audited, or
+        failed: it then adds none)."""
+        for n, indices in self.by_input.items():
+            while self.next_number[n] < len(indices):
+                k = self.next_number[n]
+                index = indices[k]
+                if index not in self.audited:
+                    break
+                previous = indices[k - 1] if k > 0 else None
+                before = 0 if previous is None else self.games_before[previous] + \
+                    self.audited[previous].get("games_audited", 0)
+                self.games_before[index] = before
+                self.next_number[n] += 1
+                audit = self.audited[index]
+                if "failed" in audit:
+                    continue
+                numbered = self.record(index, "numbered")
+                if index in self.fresh or not numbered:
+                    source = {**audit, "games_before": 0}
+                elif numbered["games_before"] == before:
+                    continue
+                else:
+                    source = numbered
+                self.submit("numbered", index, number_shard, source, before, self.parts, self.ids[index])
 
 
 def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, seconds):
-    """Joins the parts in shard order into the run's reports and summary,
-    numbering each shard's games on from the games of the shards before it
-    in its input, and checking that the games report has a row for each
-    game audited, as it goes. `seconds`: the wall time of the driver's
-    steps so far (planning: listing the files; the shards), to which the
-    join's is added."""
+    """Joins the parts, numbered, in shard order into the run's reports and
+    summary, checking that each shard's games report has a row for each game
+    it audited. `seconds`: the wall time of the driver's steps so far
+    (planning: listing the files; the shards), to which the join's is
+    added."""
     joining = time.monotonic()
     findings_header, games_header = report_headers
     failed = []
@@ -567,9 +671,10 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
         with open(findings_tmp, "wb") as fo, open(games_tmp, "wb") as go:
             fo.write(findings_header.encode())
             go.write(games_header.encode())
-            for index, (ident, (path, options)) in enumerate(zip(ids, shards)):
-                audit = manifest.shards.get(ident, {}).get("audit", {"failed": "not audited"})
-                before = games_before.get(path, 0)
+            for index, (ident, (path, options, n)) in enumerate(zip(ids, shards)):
+                record = manifest.shards.get(ident, {})
+                audit = record.get("audit", {"failed": "not audited"})
+                before = games_before.get(n, 0)
                 if "failed" in audit:
                     # Where the gap is: the games and lines of the input
                     # reported before it. Later games of the input are
@@ -581,25 +686,30 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
                                    "transient": bool(audit.get("transient")),
                                    "after_game": before, "after_line": lines_before.get(index, 0)})
                     continue
-                copy_part(audit["findings"], fo, before)
-                rows = copy_part(audit["games"], go, before)
+                numbered = record.get("numbered")
+                if not numbered or numbered["games_before"] != before:
+                    raise Trouble(f"{path} {' '.join(options)}: its games are not numbered from {before + 1}")
                 # Every game counted exactly once: the games report has one
                 # row each.
-                if rows != audit["games_audited"]:
-                    raise Trouble(f"{path} {' '.join(options)}: {rows} rows in its games report for "
+                if numbered["rows"] != audit["games_audited"]:
+                    raise Trouble(f"{path} {' '.join(options)}: {numbered['rows']} rows in its games report for "
                                   f"{audit['games_audited']} games audited")
-                games_before[path] = before + rows
+                fo.flush()
+                go.flush()
+                append_file(numbered["findings"], fo)
+                append_file(numbered["games"], go)
+                games_before[n] = before + numbered["rows"]
                 with open(audit["summary"], encoding="utf-8") as f:
                     total = json.load(f)["total"]
                 for key in ("games", "plies", "findings"):
                     totals[key] += total[key]
                 for key in ("by_severity", "by_code"):
-                    for name, n in total[key].items():
-                        totals[key][name] = totals[key].get(name, 0) + n
-                files.setdefault(path, {"name": path, "games": 0, "findings": 0, "shards": 0})
-                files[path]["games"] += total["games"]
-                files[path]["findings"] += total["findings"]
-                files[path]["shards"] += 1
+                    for name, count in total[key].items():
+                        totals[key][name] = totals[key].get(name, 0) + count
+                files.setdefault(n, {"name": path, "games": 0, "findings": 0, "shards": 0})
+                files[n]["games"] += total["games"]
+                files[n]["findings"] += total["findings"]
+                files[n]["shards"] += 1
         summary = {
             "complete": not failed and not lost,
             "inputs": list(files.values()),

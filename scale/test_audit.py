@@ -315,6 +315,47 @@ class Driver(unittest.TestCase):
         self.assertTrue(b'the ""odd"", name.pgn",200,' in one[1], "the name is quoted")
         self.assertGreater(load(os.path.join(out, "summary.json"))["inputs"][0]["shards"], 10)
 
+    def test_a_file_given_twice_is_audited_twice_as_one_run_does(self):
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        inputs = [self.plain, self.zst, self.plain]
+        done = self.drive(out, inputs=inputs)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.single_run(inputs))
+        self.assertEqual([i["name"] for i in load(os.path.join(out, "summary.json"))["inputs"]], inputs)
+
+    def test_a_shard_that_gave_up_is_audited_on_a_rerun_and_the_later_ones_renumbered(self):
+        """A shard in the middle of a file fails for good in the first run:
+        the games after it are numbered short by its games, and the summary
+        says where the gap is. A rerun audits that shard alone and numbers
+        the later shards' games again without auditing them again."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        log = os.path.join(out, "audits.log")
+        broken = self.wrapper(f'echo "$*" >> {log}; case "$*" in *"--bytes 49152.."*) exit 1 ;; esac')
+        done = self.drive(out, inputs=[self.plain], binary=broken, retries=0)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        summary = load(os.path.join(out, "summary.json"))
+        [gap] = summary["failed_shards"]
+        self.assertEqual(gap["shard"], ["--bytes", "49152..73728"])
+        self.assertTrue(gap["transient"])
+        first = self.joined(out)
+        one = self.single_run([self.plain])
+        self.assertLess(len(first[1]), len(one[1]))
+        # The game after the gap is numbered after_game + 1.
+        rows = first[1].decode().splitlines()
+        self.assertEqual(rows[gap["after_game"]].split(",")[1], str(gap["after_game"]))
+        self.assertEqual(rows[gap["after_game"] + 1].split(",")[1], str(gap["after_game"] + 1))
+        audited_before = len(read(log).decode().splitlines())
+        fine = self.wrapper(f'echo "$*" >> {log}')
+        done = self.drive(out, inputs=[self.plain], binary=fine)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), one)
+        again = [line for line in read(log).decode().splitlines()[audited_before:] if "--no-header" in line]
+        self.assertEqual(len(again), 1, again)
+        self.assertIn("--bytes 49152..73728", again[0])
+        # Only the parts in use are left.
+        shards = load(os.path.join(out, "summary.json"))["shards"]
+        self.assertEqual(len(glob.glob(os.path.join(out, "parts", "*.csv"))), 2 * shards)
+
     def test_shards_are_handed_their_frames_and_number_their_games(self):
         """The driver lists a zstd file once; each shard is handed the bytes
         of its frames, and no pass counts games: shards but the last of an
