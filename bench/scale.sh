@@ -8,8 +8,9 @@
 # it, 0 to leave this out), what listing its frames costs, once by the
 # driver and per shard, against a whole scale/audit.py run over it on this
 # machine's cores (its CPU time from GNU time; the driver in a venv of
-# scale/requirements.txt). Writes bench/SCALE.md. Installs hyperfine, zstd
-# and GNU time if missing. About 10 minutes on 2 cores.
+# scale/requirements.txt), and against one run over it, whose reports the
+# joined reports must equal. Writes bench/SCALE.md. Installs hyperfine, zstd
+# and GNU time if missing. About 12 minutes on 2 cores.
 #
 #   bench/scale.sh
 #   RUNS=10 BIG_COPIES=0 bench/scale.sh
@@ -94,8 +95,16 @@ if [ "$copies" -gt 0 ]; then
   rm -rf "$work/archive-out"
   PGN_ARBITER=$bin /usr/bin/time -f "%e %U %S" -o "$work/archive.time" \
     "$venv/bin/python" scale/audit.py --workers "$(nproc)" --out "$work/archive-out" "$big" 2>/dev/null || true
+  # One run over the same file on the same cores, and whether the joined
+  # reports are its reports.
+  /usr/bin/time -f "%e %U %S" -o "$work/one.time" "$bin" -q --no-duplicates --fail-on never \
+    --findings "$work/one.findings.csv" --games "$work/one.games.csv" "$big"
+  same=no
+  cmp -s "$work/one.findings.csv" "$work/archive-out/findings.csv" &&
+    cmp -s "$work/one.games.csv" "$work/archive-out/games.csv" && same=yes
+  rm -f "$work/one.findings.csv" "$work/one.games.csv"
   python3 - "$work/listing.json" "$work/archive.time" "$work/archive-out/summary.json" "$big" \
-    "$(( $(stat -c %s "$sample") * copies ))" "$copies" > "$work/archive.md" <<'PY'
+    "$(( $(stat -c %s "$sample") * copies ))" "$copies" "$work/one.time" "$same" > "$work/archive.md" <<'PY'
 import json, os, sys
 listing = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
 wall, user, system = map(float, open(sys.argv[2]).read().split()[-3:])
@@ -121,6 +130,10 @@ print(f"- A shard opened by listing the file itself (a {shards}-shard run would 
       f"{2 * shards * per_shard['shard-listed'] / cpu:.2%} of the run's CPU time.")
 print(f"- The driver's other steps, wall: shards {summary['seconds']['shards']:.0f} s, "
       f"join {summary['seconds']['join']:.1f} s.")
+one_wall, one_user, one_system = map(float, open(sys.argv[7]).read().split()[-3:])
+print(f"- One run over the file (`pgn-arbiter --no-duplicates -j {os.cpu_count()}`): {one_wall:.0f} s wall, "
+      f"{one_user + one_system:.0f} s of CPU; the driver took {wall / one_wall:.2f}x its wall time and "
+      f"{cpu / (one_user + one_system):.2f}x its CPU time. Joined reports identical to its reports: {sys.argv[8]}.")
 PY
 fi
 
