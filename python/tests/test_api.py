@@ -265,7 +265,7 @@ def test_the_readme_s_notebook_example(monkeypatch, capsys):
     the command line does."""
     readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
     blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-    assert len(blocks) == 1
+    assert len(blocks) == 2
     monkeypatch.chdir(ROOT)
     exec(compile(blocks[0], "README.md", "exec"), {})
     printed = capsys.readouterr().out
@@ -273,3 +273,51 @@ def test_the_readme_s_notebook_example(monkeypatch, capsys):
     for code in {row["code"] for row in expected}:
         count = sum(row["code"] == code for row in expected)
         assert re.search(rf"{re.escape(code)}\s+{count}\b", printed), (code, count, printed)
+
+
+def test_the_readme_s_duckdb_example(tmp_path, monkeypatch, capsys):
+    """The README's Parquet command, run by the wheel's command, and its
+    DuckDB block, which counts the findings by code as the cargo-built
+    command line's CSV has them."""
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    [command] = re.findall(r"```sh\n(pgn-arbiter --output-format parquet .*?)\n```", readme, re.S)
+    script = shutil.which("pgn-arbiter", path=os.path.dirname(sys.executable))
+    args = command.split()[1:]
+    args[-1] = os.path.join(ROOT, args[-1])
+    done = subprocess.run([script, "--isolated", *args], cwd=tmp_path, capture_output=True)
+    assert done.returncode == 1, done.stderr
+    monkeypatch.chdir(tmp_path)
+    exec(compile(re.findall(r"```python\n(.*?)```", readme, re.S)[1], "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    expected, _, _ = cli(os.path.join(ROOT, "fixtures"))
+    for code in {row["code"] for row in expected}:
+        count = sum(row["code"] == code for row in expected)
+        assert re.search(rf"^ *{count} {re.escape(code)}$", printed, re.M), (code, count, printed)
+
+
+def test_parquet_reports_read_by_duckdb_are_the_csv_reports(tmp_path):
+    """DuckDB reads the Parquet reports the wheel's command writes as the
+    rows, typed, of the CSV reports the cargo-built one writes with
+    --raw-csv (text as the input has it), Python's csv module reading
+    those."""
+    import duckdb
+
+    script = shutil.which("pgn-arbiter", path=os.path.dirname(sys.executable))
+    fixtures = os.path.join(ROOT, "fixtures")
+    common = ["--isolated", "-q", "--fail-on", "never"]
+    subprocess.run([script, *common, "--output-format", "parquet", "--findings", "f.parquet",
+                    "--games", "g.parquet", fixtures], cwd=tmp_path, check=True)
+    subprocess.run([ARBITER, *common, "--raw-csv", "--findings", "f.csv", "--games", "g.csv", fixtures],
+                   cwd=tmp_path, check=True)
+    for name, numbers in (("f", {"game", "line", "ply"}),
+                          ("g", {"game", "line", "plies", "errors", "warnings", "infos"})):
+        with open(tmp_path / f"{name}.csv", encoding="utf-8", newline="") as f:
+            header, *want = list(csv.reader(f))
+        table = duckdb.sql(f"SELECT * FROM '{tmp_path / name}.parquet'")
+        assert table.columns == header
+        for column, kind in zip(table.columns, table.types):
+            assert str(kind) == ("UBIGINT" if column in numbers and column != "ply" else
+                                 "UINTEGER" if column == "ply" else "VARCHAR"), (column, kind)
+        got = [["" if cell is None else str(cell) for cell in row] for row in table.fetchall()]
+        assert len(want) > 250
+        assert got == want

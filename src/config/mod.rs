@@ -172,6 +172,9 @@ impl Config {
             .transpose()
             .map_err(UsageError)?;
         let output_format = output_format(cli.output_format, &findings);
+        if output_format == Format::Parquet {
+            parquet_files(&findings, games.as_ref())?;
+        }
         options["output_format"] = output_format.name().into();
         options["config"] = settings
             .as_ref()
@@ -299,6 +302,21 @@ fn per_input(
 
 /// The findings report's form: as asked, else `concise` when the findings go
 /// to a terminal, CSV otherwise.
+/// Parquet reports are files: a Parquet file is written whole, its footer
+/// last, and read by programs that seek in it.
+fn parquet_files(findings: &Output, games: Option<&Output>) -> Result<(), UsageError> {
+    for (flag, output) in [("--findings", Some(findings)), ("--games", games)] {
+        if let Some(output) = output
+            && !matches!(output, Output::File(_))
+        {
+            return Err(UsageError(format!(
+                "--output-format parquet writes files: give {flag} FILE (not standard output)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn output_format(asked: Option<Format>, findings: &Output) -> Format {
     match asked {
         Some(format) => format,

@@ -41,6 +41,9 @@ pub enum Format {
     /// JUnit XML: a test suite per input, a test case per game with
     /// findings.
     Junit,
+    /// Parquet (zstd): the CSV's columns, numbers as numbers, text as the
+    /// input has it; the games report too. Files only.
+    Parquet,
 }
 
 impl Format {
@@ -115,6 +118,19 @@ pub(super) struct FindingRow<'a> {
     game_id: &'a str,
 }
 
+/// The findings report's columns as Parquet has them.
+fn findings_fields() -> Vec<arrow_schema::FieldRef> {
+    use arrow_schema::DataType;
+    super::parquet::fields(
+        &FINDINGS_HEADER,
+        &[
+            ("game", DataType::UInt64, false),
+            ("line", DataType::UInt64, false),
+            ("ply", DataType::UInt32, true),
+        ],
+    )
+}
+
 /// Serialises `f` as one row, each text cell through `text` (made safe
 /// for a spreadsheet, or as it is).
 fn serialize_row<'a, T>(
@@ -163,6 +179,7 @@ enum Form {
         w: csv::Writer<Box<dyn Write + Send>>,
         raw: bool,
     },
+    Parquet(super::parquet::ParquetRows),
     Text {
         w: BufWriter<Box<dyn Write + Send>>,
         format: Format,
@@ -200,7 +217,9 @@ impl FindingsWriter {
         header: bool,
         fail_on: Option<Severity>,
     ) -> csv::Result<FindingsWriter> {
-        let form = if format == Format::Csv {
+        let form = if format == Format::Parquet {
+            Form::Parquet(super::parquet::ParquetRows::new(out, &findings_fields())?)
+        } else if format == Format::Csv {
             let mut w = csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(out);
@@ -230,10 +249,18 @@ impl FindingsWriter {
         Ok(FindingsWriter { form })
     }
 
+    /// Whether the report is Parquet (and so the games report too).
+    pub fn is_parquet(&self) -> bool {
+        matches!(self.form, Form::Parquet(_))
+    }
+
     /// Writes one finding.
     pub fn finding(&mut self, f: &Located<'_>) -> csv::Result<()> {
         let (w, format, written, suite, case, fail_on) = match &mut self.form {
             Form::Csv { w, raw } => return write_csv(w, f, *raw),
+            Form::Parquet(rows) => {
+                return serialize_row(f, Cow::Borrowed, |row| rows.push(row)).map_err(Into::into);
+            }
             Form::Text {
                 w,
                 format,
@@ -244,7 +271,7 @@ impl FindingsWriter {
             } => (w, *format, written, suite, case, *fail_on),
         };
         match format {
-            Format::Csv => {}
+            Format::Csv | Format::Parquet => {}
             Format::Concise => writeln!(
                 w,
                 "{}:{}:{}: {} {} {}",
@@ -287,6 +314,7 @@ impl FindingsWriter {
         self.end_game().map_err(io::Error::other)?;
         match &mut self.form {
             Form::Csv { w, .. } => w.flush(),
+            Form::Parquet(rows) => rows.finish(),
             Form::Text {
                 w, format, suite, ..
             } => {

@@ -24,6 +24,7 @@ use crate::{
 pub mod cell;
 pub mod format;
 pub mod page;
+pub mod parquet;
 pub mod selection;
 pub mod summary;
 
@@ -318,6 +319,29 @@ impl<'a> Cells<'a> {
     }
 }
 
+/// The games report, in its form: CSV, or Parquet when the findings
+/// report is.
+enum GamesWriter {
+    Csv(csv::Writer<Box<dyn Write + Send>>),
+    Parquet(parquet::ParquetRows),
+}
+
+/// The games report's columns as Parquet has them.
+fn games_fields() -> Vec<arrow_schema::FieldRef> {
+    use arrow_schema::DataType::UInt64;
+    parquet::fields(
+        &GAMES_HEADER,
+        &[
+            ("game", UInt64, false),
+            ("line", UInt64, false),
+            ("plies", UInt64, false),
+            ("errors", UInt64, false),
+            ("warnings", UInt64, false),
+            ("infos", UInt64, false),
+        ],
+    )
+}
+
 #[derive(Serialize)]
 struct GameRow<'a> {
     file: &'a str,
@@ -352,7 +376,7 @@ pub fn game_id(fingerprint: Option<u128>) -> String {
 /// Writes both reports.
 pub struct Report {
     findings: format::FindingsWriter,
-    games: Option<csv::Writer<Box<dyn Write + Send>>>,
+    games: Option<GamesWriter>,
     /// Cells as they are (`--raw-csv`), not made safe for spreadsheets.
     raw: bool,
     /// The edition the `rule` column cites.
@@ -382,6 +406,9 @@ impl Report {
     ) -> csv::Result<Report> {
         // Headers are written here, so that an empty report still has one.
         let games = match games {
+            Some(out) if findings.is_parquet() => Some(GamesWriter::Parquet(
+                parquet::ParquetRows::new(out, &games_fields())?,
+            )),
             Some(out) => {
                 let mut w = csv::WriterBuilder::new()
                     .has_headers(false)
@@ -389,7 +416,7 @@ impl Report {
                 if header {
                     w.write_record(GAMES_HEADER)?;
                 }
-                Some(w)
+                Some(GamesWriter::Csv(w))
             }
             None => None,
         };
@@ -575,8 +602,9 @@ impl Report {
         let Some(games) = &mut self.games else {
             return Ok(());
         };
-        let text = |t| cell(t, self.raw);
-        games.serialize(GameRow {
+        let raw = self.raw || matches!(games, GamesWriter::Parquet(_));
+        let text = |t| cell(t, raw);
+        let row = GameRow {
             file: &text(cells.name),
             game: cells.number,
             line: game.line,
@@ -596,7 +624,11 @@ impl Report {
             infos: counts[Severity::Info as usize],
             how_ended: game.verdict.how_ended.as_str(),
             game_id: &cells.id,
-        })
+        };
+        match games {
+            GamesWriter::Csv(w) => w.serialize(row),
+            GamesWriter::Parquet(rows) => rows.push(&row).map_err(Into::into),
+        }
     }
 
     /// The run-wide checks' findings of no game, after the games: the rows
@@ -697,8 +729,10 @@ impl Report {
             update.flush()?;
         }
         self.findings.finish()?;
-        if let Some(games) = &mut self.games {
-            games.flush()?;
+        match &mut self.games {
+            Some(GamesWriter::Csv(w)) => w.flush()?,
+            Some(GamesWriter::Parquet(rows)) => rows.finish()?,
+            None => {}
         }
         Ok(())
     }

@@ -21,5 +21,6 @@ mod fix;
 mod formats;
 mod modules;
 mod page;
+mod parquet;
 mod shard;
 mod util;

@@ -1,0 +1,178 @@
+//! The reports as Parquet files (`--output-format parquet`): the CSV
+//! reports' rows, the same columns in the same order, numbers stored as
+//! numbers and text as it is in the input (no spreadsheet cell rules: a
+//! Parquet file is read by a program, not opened as a sheet),
+//! zstd-compressed. Rows are gathered into Arrow columns by serde, the way
+//! the CSV writer serialises them, and written a row group of at most
+//! [`ROW_GROUP`] rows at a time, so memory stays bounded however many rows
+//! there are.
+
+use std::{
+    io::{self, Write},
+    sync::Arc,
+};
+
+use arrow_schema::{DataType, Field, FieldRef};
+use parquet::{
+    arrow::ArrowWriter,
+    basic::{Compression, ZstdLevel},
+    file::properties::WriterProperties,
+};
+use serde::Serialize;
+
+/// Rows gathered before they are handed to the Parquet writer.
+const BATCH: usize = 8192;
+
+/// Rows a row group holds at most: about 10 MiB of reports.
+pub const ROW_GROUP: usize = 65_536;
+
+/// The columns of a report: `header`'s names, text unless `numbers` gives
+/// a number type (nullable: a cell the CSV leaves empty, as `ply` of a
+/// finding of a whole game).
+pub fn fields(header: &[&str], numbers: &[(&str, DataType, bool)]) -> Vec<FieldRef> {
+    header
+        .iter()
+        .map(|&name| {
+            let (kind, nullable) = numbers
+                .iter()
+                .find(|(n, ..)| *n == name)
+                .map_or((DataType::Utf8, false), |(_, kind, nullable)| {
+                    (kind.clone(), *nullable)
+                });
+            Arc::new(Field::new(name, kind, nullable))
+        })
+        .collect()
+}
+
+/// A report being written as Parquet.
+pub struct ParquetRows {
+    writer: Option<ArrowWriter<Box<dyn Write + Send>>>,
+    builder: serde_arrow::ArrayBuilder,
+    pending: usize,
+}
+
+fn other(err: impl std::error::Error + Send + Sync + 'static) -> io::Error {
+    io::Error::other(err)
+}
+
+impl ParquetRows {
+    /// Starts a Parquet file of rows with these columns on `out`.
+    pub fn new(out: Box<dyn Write + Send>, fields: &[FieldRef]) -> io::Result<ParquetRows> {
+        let builder = serde_arrow::ArrayBuilder::from_arrow(fields).map_err(other)?;
+        let schema = Arc::new(arrow_schema::Schema::new(fields.to_vec()));
+        let properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::default()))
+            .set_max_row_group_row_count(Some(ROW_GROUP))
+            .set_created_by(format!("pgn-arbiter {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        let writer = ArrowWriter::try_new(out, schema, Some(properties)).map_err(other)?;
+        Ok(ParquetRows {
+            writer: Some(writer),
+            builder,
+            pending: 0,
+        })
+    }
+
+    /// Adds one row: a struct whose fields are the columns, in order.
+    pub fn push(&mut self, row: &impl Serialize) -> io::Result<()> {
+        self.builder.push(row).map_err(other)?;
+        self.pending += 1;
+        if self.pending == BATCH {
+            self.write_pending()?;
+        }
+        Ok(())
+    }
+
+    fn write_pending(&mut self) -> io::Result<()> {
+        if self.pending == 0 {
+            return Ok(());
+        }
+        self.pending = 0;
+        let batch = self.builder.to_record_batch().map_err(other)?;
+        match &mut self.writer {
+            Some(writer) => writer.write(&batch).map_err(other),
+            None => Err(io::Error::other("the Parquet report is already closed")),
+        }
+    }
+
+    /// Writes the rows gathered and the file's footer, and flushes it.
+    /// Nothing can be added after.
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.write_pending()?;
+        if let Some(writer) = self.writer.take() {
+            writer.into_inner().map_err(other)?.flush()?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    #[derive(Serialize)]
+    struct Row<'a> {
+        name: &'a str,
+        n: u64,
+        ply: Option<u32>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Back {
+        name: String,
+        n: u64,
+        ply: Option<u32>,
+    }
+
+    #[test]
+    fn rows_come_back_as_written_in_bounded_row_groups() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let columns = fields(
+            &["name", "n", "ply"],
+            &[
+                ("n", DataType::UInt64, false),
+                ("ply", DataType::UInt32, true),
+            ],
+        );
+        let mut rows = ParquetRows::new(Box::new(file.reopen().unwrap()), &columns).unwrap();
+        let total = 2 * ROW_GROUP + 5;
+        let names = ["a", "", "é, \"q\"\n"];
+        for i in 0..total {
+            rows.push(&Row {
+                name: names[i % 3],
+                n: i as u64,
+                ply: (i % 2 == 0).then_some(i as u32),
+            })
+            .unwrap();
+        }
+        rows.finish().unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file.reopen().unwrap()).unwrap();
+        assert_eq!(reader.metadata().num_row_groups(), 3);
+        let types: Vec<_> = reader
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable()))
+            .collect();
+        assert_eq!(
+            types,
+            [
+                ("name".to_owned(), DataType::Utf8, false),
+                ("n".to_owned(), DataType::UInt64, false),
+                ("ply".to_owned(), DataType::UInt32, true),
+            ]
+        );
+        let mut seen = 0;
+        for batch in reader.build().unwrap() {
+            let back: Vec<Back> = serde_arrow::from_record_batch(&batch.unwrap()).unwrap();
+            for row in back {
+                assert_eq!(row.n, seen as u64);
+                assert_eq!(row.name, names[seen % 3]);
+                assert_eq!(row.ply, (seen % 2 == 0).then_some(seen as u32));
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, total);
+    }
+}
