@@ -2,7 +2,7 @@
 """Audits PGN archives on a Dask cluster: one machine's cores or many.
 
     python3 scale/audit.py [--workers N | --scheduler ADDRESS]
-        [--shard-size SIZE] [--retries N] --out DIR INPUT...
+        [--shard-size SIZE] [--retries N] [--format csv|parquet] --out DIR INPUT...
 
 Each INPUT (a file) is cut into shards: ranges of frames of a zstd file (as
 `pgn-arbiter frames` lists them), byte ranges of a plain file, or the whole
@@ -28,6 +28,10 @@ summary, which then says the run is not complete, the other shards are
 joined, and the exit status is 2. Exit status 1: findings at or above
 error; 0: none.
 
+With --format parquet the reports are the directories DIR/findings/ and
+DIR/games/, one numbered Parquet part a shard in order (a dataset), with
+the rows and types of one run's `--output-format parquet` reports.
+
 The tool is the binary at $PGN_ARBITER, else target/release/pgn-arbiter
 beside this script's directory, which every worker must find at that path;
 or, with --wheel FILE, the Python package in that wheel, which each worker
@@ -44,6 +48,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+import shutil
 import tempfile
 import time
 
@@ -226,16 +231,17 @@ def count_lines(arbiter, path, options, cwd):
     return json.loads(done.stdout)
 
 
-def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
+def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd, form="csv"):
     """Audits one shard into its part files, its games numbered from 1 and
     its lines from `lines_before` + 1. Exit status 2 is a result (the input
     is bad: retrying will not help); any other failure raises, and the
-    cluster retries the shard."""
-    findings = os.path.join(parts, f"{ident}.findings.csv")
-    games = os.path.join(parts, f"{ident}.games.csv")
+    cluster retries the shard. `form`: the reports' form, csv or
+    parquet."""
+    findings = os.path.join(parts, f"{ident}.findings.{form}")
+    games = os.path.join(parts, f"{ident}.games.{form}")
     summary = os.path.join(parts, f"{ident}.summary.json")
     command = [
-        arbiter or installed(), "-q", "-j", "1", "--isolated", "--output-format", "csv",
+        arbiter or installed(), "-q", "-j", "1", "--isolated", "--output-format", form,
         "--fail-on", "never", "--no-duplicates", "--no-header", "--line-offset", str(lines_before),
         "--findings", findings, "--games", games, "--summary", summary,
         *extra, *options, path,
@@ -290,18 +296,21 @@ def copy_part(part, out, games_before):
         return rows + len(batch)
 
 
-def number_shard(source, games_before, parts, ident):
+def number_shard(source, games_before, parts, ident, form="csv"):
     """Numbers a shard's games on from `games_before` (the games of the
     shards before it in its input): its reports as audited (`source`
     numbered from `source["games_before"]`) are copied into
-    `{ident}.{games_before}.findings.csv` and `.games.csv`, each `game` raised
-    by the difference, or kept as they are when there is none. Returns the
-    files and the games report's rows (a row a game, checked by the join)."""
+    `{ident}.{games_before}.findings.{form}` and `.games.{form}`, each
+    `game` raised by the difference, or kept as they are when there is none.
+    Returns the files and the games report's rows (a row a game, checked by
+    the join)."""
     delta = games_before - source["games_before"]
     result = {"games_before": games_before}
     for key in ("findings", "games"):
-        target = os.path.join(parts, f"{ident}.{games_before}.{key}.csv") if delta else source[key]
-        if delta:
+        target = os.path.join(parts, f"{ident}.{games_before}.{key}.{form}") if delta else source[key]
+        if form == "parquet":
+            rows = renumber_parquet(source[key], target, delta)
+        elif delta:
             with open(target + ".partial", "wb") as out:
                 rows = copy_part(source[key], out, delta)
                 out.flush()
@@ -314,6 +323,31 @@ def number_shard(source, games_before, parts, ident):
         if key == "games":
             result["rows"] = rows
     return result
+
+
+def renumber_parquet(source, target, delta):
+    """`number_shard` for a Parquet part (with pyarrow, a row group at a
+    time): `game` raised by `delta`, 0 (no game) kept; the rows."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    part = pq.ParquetFile(source)
+    if not delta:
+        return part.metadata.num_rows
+    rows = 0
+    at = part.schema_arrow.get_field_index("game")
+    step = pa.scalar(abs(delta), pa.uint64())
+    with pq.ParquetWriter(target + ".partial", part.schema_arrow, compression="zstd") as out:
+        for group in range(part.num_row_groups):
+            table = part.read_row_group(group)
+            game = table.column(at)
+            moved = pc.add(game, step) if delta > 0 else pc.subtract(game, step)
+            table = table.set_column(at, part.schema_arrow.field(at), pc.if_else(pc.equal(game, 0), game, moved))
+            out.write_table(table)
+            rows += table.num_rows
+    os.replace(target + ".partial", target)
+    return rows
 
 
 def append_file(path, out):
@@ -426,6 +460,10 @@ def parse_args(argv=None):
     parser.add_argument("--wheel", help="a pgn-arbiter wheel (scripts/build_wheels.sh) that each worker installs "
                                         "with pip, instead of the binary at $PGN_ARBITER")
     parser.add_argument("--out", required=True, help="the directory for the reports, parts and manifest")
+    parser.add_argument("--format", choices=("csv", "parquet"), default="csv",
+                        help="the reports' form: csv (findings.csv, games.csv) or parquet (the directories "
+                             "findings/ and games/, a Parquet file a shard, in order; needs pyarrow on the "
+                             "workers)")
     forwarded = parser.add_argument_group("pgn-arbiter's options, passed on to every shard")
     for flag in ("--rules", "--select", "--ignore", "--baseline", "--winnability"):
         forwarded.add_argument(flag)
@@ -472,11 +510,12 @@ def drive(args):
         if not os.access(arbiter, os.X_OK):
             raise Trouble(f"no pgn-arbiter at {arbiter}: build it (cargo build --release), set PGN_ARBITER or give --wheel")
     ours = {os.path.join(args.out, name) for name in ("findings.csv", "games.csv", "summary.json", "manifest.jsonl")}
+    reports = [os.path.realpath(os.path.join(args.out, d)) + "/" for d in ("parts", "findings", "games")]
     for path in args.inputs:
         if not os.path.isfile(path):
             raise Trouble(f"{path}: not a file (give files; directories are not expanded)")
         real = os.path.realpath(path)
-        if real in {os.path.realpath(o) for o in ours} or real.startswith(os.path.realpath(args.out) + "/parts/"):
+        if real in {os.path.realpath(o) for o in ours} or any(real.startswith(d) for d in reports):
             raise Trouble(f"{path} is an input, and --out {args.out} would write over it: give --out another directory")
     extra = args.extra
     parts = os.path.join(args.out, "parts")
@@ -501,11 +540,11 @@ def drive(args):
         shards, lost, identities = plan(args.inputs, args.shard_size,
                                         lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
         tool = {"version": where_the_tool_is(version_of)}
-        ids = [shard_id(path, identities[path], options, args.inputs[:n].count(path), extra, tool["version"])
-               for path, options, n in shards]
+        ids = [shard_id(path, identities[path], options, args.inputs[:n].count(path), [*extra, args.format],
+                        tool["version"]) for path, options, n in shards]
         tool.update({"wheel": os.path.basename(args.wheel), "sha256": wheel.digest} if args.wheel
                     else {"path": arbiter})
-        report_headers = where_the_tool_is(headers)
+        report_headers = where_the_tool_is(headers) if args.format == "csv" else None
         planned = time.monotonic()
         pipeline = Pipeline(client, arbiter, args, shards, ids, manifest, parts)
         pipeline.run()
@@ -623,7 +662,7 @@ class Pipeline:
                     continue
                 path, options, _ = self.shards[index]
                 self.submit("audit", index, audit_shard, self.arbiter, path, options, before, self.parts,
-                            self.ids[index], self.args.extra, self.args.cwd)
+                            self.ids[index], self.args.extra, self.args.cwd, self.args.format)
                 self.audits += 1
 
     def submit_numbering(self):
@@ -651,7 +690,60 @@ class Pipeline:
                     continue
                 else:
                     source = numbered
-                self.submit("numbered", index, number_shard, source, before, self.parts, self.ids[index])
+                self.submit("numbered", index, number_shard, source, before, self.parts, self.ids[index],
+                            self.args.format)
+
+
+class CsvReports:
+    """The joined reports as CSV: `findings.csv` and `games.csv`, each
+    under its header, the numbered parts appended whole."""
+
+    def __init__(self, tmp, headers):
+        self.paths = [os.path.join(tmp, "findings.csv"), os.path.join(tmp, "games.csv")]
+        self.files = [open(path, "wb") for path in self.paths]
+        for f, header in zip(self.files, headers):
+            f.write(header.encode())
+
+    def add(self, numbered):
+        for f, key in zip(self.files, ("findings", "games")):
+            f.flush()
+            append_file(numbered[key], f)
+
+    def put_in_place(self, out):
+        for f, path in zip(self.files, self.paths):
+            f.close()
+            os.replace(path, os.path.join(out, os.path.basename(path)))
+
+
+class ParquetReports:
+    """The joined reports as Parquet: the directories `findings/` and
+    `games/`, holding each audited shard's numbered part in order
+    (`part-000001.parquet`, ...), as Spark, DuckDB and pyarrow read a
+    dataset: `SELECT * FROM 'games/*.parquet'`."""
+
+    def __init__(self, tmp, headers):
+        self.dirs = [os.path.join(tmp, "findings"), os.path.join(tmp, "games")]
+        for d in self.dirs:
+            os.mkdir(d)
+        self.parts = 0
+
+    def add(self, numbered):
+        self.parts += 1
+        for d, key in zip(self.dirs, ("findings", "games")):
+            target = os.path.join(d, f"part-{self.parts:06d}.parquet")
+            try:
+                os.link(numbered[key], target)
+            except OSError:
+                shutil.copyfile(numbered[key], target)
+
+    def put_in_place(self, out):
+        for d in self.dirs:
+            final = os.path.join(out, os.path.basename(d))
+            old = final + ".old"
+            if os.path.isdir(final):
+                os.replace(final, old)
+            os.replace(d, final)
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, seconds):
@@ -661,55 +753,48 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
     (planning: listing the files; the shards), to which the join's is
     added."""
     joining = time.monotonic()
-    findings_header, games_header = report_headers
     failed = []
     totals = {"games": 0, "plies": 0, "findings": 0, "by_severity": {}, "by_code": {}}
     files = {}
     games_before = {}
     with tempfile.TemporaryDirectory(dir=args.out) as tmp:
-        findings_tmp, games_tmp = os.path.join(tmp, "findings.csv"), os.path.join(tmp, "games.csv")
-        with open(findings_tmp, "wb") as fo, open(games_tmp, "wb") as go:
-            fo.write(findings_header.encode())
-            go.write(games_header.encode())
-            for index, (ident, (path, options, n)) in enumerate(zip(ids, shards)):
-                record = manifest.shards.get(ident, {})
-                audit = record.get("audit", {"failed": "not audited"})
-                before = games_before.get(n, 0)
-                if "failed" in audit:
-                    # Where the gap is: the games and lines of the input
-                    # reported before it. Later games of the input are
-                    # numbered as if the shard held none (its games could
-                    # not be counted), so their game numbers are short by
-                    # what it held; their line numbers too when its lines
-                    # could not be counted either.
-                    failed.append({"input": path, "shard": options, "problem": audit["failed"],
-                                   "transient": bool(audit.get("transient")),
-                                   "after_game": before, "after_line": lines_before.get(index, 0)})
-                    continue
-                numbered = record.get("numbered")
-                if not numbered or numbered["games_before"] != before:
-                    raise Trouble(f"{path} {' '.join(options)}: its games are not numbered from {before + 1}")
-                # Every game counted exactly once: the games report has one
-                # row each.
-                if numbered["rows"] != audit["games_audited"]:
-                    raise Trouble(f"{path} {' '.join(options)}: {numbered['rows']} rows in its games report for "
-                                  f"{audit['games_audited']} games audited")
-                fo.flush()
-                go.flush()
-                append_file(numbered["findings"], fo)
-                append_file(numbered["games"], go)
-                games_before[n] = before + numbered["rows"]
-                with open(audit["summary"], encoding="utf-8") as f:
-                    total = json.load(f)["total"]
-                for key in ("games", "plies", "findings"):
-                    totals[key] += total[key]
-                for key in ("by_severity", "by_code"):
-                    for name, count in total[key].items():
-                        totals[key][name] = totals[key].get(name, 0) + count
-                files.setdefault(n, {"name": path, "games": 0, "findings": 0, "shards": 0})
-                files[n]["games"] += total["games"]
-                files[n]["findings"] += total["findings"]
-                files[n]["shards"] += 1
+        reports = (ParquetReports if args.format == "parquet" else CsvReports)(tmp, report_headers)
+        for index, (ident, (path, options, n)) in enumerate(zip(ids, shards)):
+            record = manifest.shards.get(ident, {})
+            audit = record.get("audit", {"failed": "not audited"})
+            before = games_before.get(n, 0)
+            if "failed" in audit:
+                # Where the gap is: the games and lines of the input
+                # reported before it. Later games of the input are
+                # numbered as if the shard held none (its games could
+                # not be counted), so their game numbers are short by
+                # what it held; their line numbers too when its lines
+                # could not be counted either.
+                failed.append({"input": path, "shard": options, "problem": audit["failed"],
+                               "transient": bool(audit.get("transient")),
+                               "after_game": before, "after_line": lines_before.get(index, 0)})
+                continue
+            numbered = record.get("numbered")
+            if not numbered or numbered["games_before"] != before:
+                raise Trouble(f"{path} {' '.join(options)}: its games are not numbered from {before + 1}")
+            # Every game counted exactly once: the games report has one
+            # row each.
+            if numbered["rows"] != audit["games_audited"]:
+                raise Trouble(f"{path} {' '.join(options)}: {numbered['rows']} rows in its games report for "
+                              f"{audit['games_audited']} games audited")
+            reports.add(numbered)
+            games_before[n] = before + numbered["rows"]
+            with open(audit["summary"], encoding="utf-8") as f:
+                total = json.load(f)["total"]
+            for key in ("games", "plies", "findings"):
+                totals[key] += total[key]
+            for key in ("by_severity", "by_code"):
+                for name, count in total[key].items():
+                    totals[key][name] = totals[key].get(name, 0) + count
+            files.setdefault(n, {"name": path, "games": 0, "findings": 0, "shards": 0})
+            files[n]["games"] += total["games"]
+            files[n]["findings"] += total["findings"]
+            files[n]["shards"] += 1
         summary = {
             "complete": not failed and not lost,
             "inputs": list(files.values()),
@@ -718,13 +803,12 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
             "lost": lost,
             "total": {**totals, "files": len(args.inputs), "by_code": dict(sorted(totals["by_code"].items()))},
             "options": {"no_duplicates": True, "rules": args.rules, "shard_size": args.shard_size,
-                        "forwarded": args.extra},
+                        "forwarded": args.extra, "format": args.format},
             "tool": tool,
             "seconds": {**{step: round(t, 3) for step, t in seconds.items()},
                         "join": round(time.monotonic() - joining, 3)},
         }
-        os.replace(findings_tmp, os.path.join(args.out, "findings.csv"))
-        os.replace(games_tmp, os.path.join(args.out, "games.csv"))
+        reports.put_in_place(args.out)
     write_atomic(os.path.join(args.out, "summary.json"), json.dumps(summary, indent=2) + "\n")
     for shard in failed:
         print(f"audit.py: {shard['input']} {' '.join(shard['shard'])}: {shard['problem']}", file=sys.stderr)

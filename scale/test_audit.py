@@ -356,6 +356,37 @@ class Driver(unittest.TestCase):
         shards = load(os.path.join(out, "summary.json"))["shards"]
         self.assertEqual(len(glob.glob(os.path.join(out, "parts", "*.csv"))), 2 * shards)
 
+    def test_parquet_reports_hold_one_run_s_rows(self):
+        """--format parquet: the directories findings/ and games/ hold a
+        part a shard, in order; read as one dataset they are the rows of one
+        run's Parquet reports, game numbers included, with its column types."""
+        import pyarrow.parquet as pq
+
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out, extra=["--format", "parquet"])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        one = tempfile.mkdtemp(dir=self.tmp.name)
+        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", "--output-format", "parquet",
+                        "--findings", os.path.join(one, "f.parquet"), "--games", os.path.join(one, "g.parquet"),
+                        *self.inputs], check=True)
+        summary = load(os.path.join(out, "summary.json"))
+        for name, single in (("findings", "f.parquet"), ("games", "g.parquet")):
+            parts = sorted(glob.glob(os.path.join(out, name, "*.parquet")))
+            self.assertEqual(len(parts), summary["shards"])
+            want = pq.read_table(os.path.join(one, single))
+            got = [pq.read_table(part) for part in parts]
+            for table in got:
+                self.assertEqual(table.schema.remove_metadata(), want.schema.remove_metadata())
+            rows = [row for table in got for row in table.to_pylist()]
+            self.assertGreater(len(rows), 250)
+            self.assertEqual(rows, want.to_pylist(), name)
+        self.assertFalse(os.path.exists(os.path.join(out, "games.csv")))
+        # A rerun puts the same dataset in place of the first.
+        done = self.drive(out, extra=["--format", "parquet"])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(len(glob.glob(os.path.join(out, "games", "*.parquet"))), summary["shards"])
+        self.assertEqual(sorted(os.listdir(out)), ["findings", "games", "manifest.jsonl", "parts", "summary.json"])
+
     def test_shards_are_handed_their_frames_and_number_their_games(self):
         """The driver lists a zstd file once; each shard is handed the bytes
         of its frames, and no pass counts games: shards but the last of an
