@@ -350,6 +350,15 @@ def renumber_parquet(source, target, delta):
     return rows
 
 
+def pyarrow_missing():
+    """Why pyarrow cannot be imported here, or None when it can."""
+    try:
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as err:
+        return str(err) or "no pyarrow"
+    return None
+
+
 def append_file(path, out):
     """Appends the file at `path` to the open file `out`, in the kernel
     where it can (copy_file_range), else through a buffer."""
@@ -530,6 +539,12 @@ def drive(args):
     try:
         if args.wheel:
             client.register_plugin(wheel)
+        if args.format == "parquet":
+            lacking = {worker: why for worker, why in client.run(pyarrow_missing).items() if why}
+            if lacking:
+                worker, why = sorted(lacking.items())[0]
+                raise Trouble(f"--format parquet needs pyarrow on every worker, and {len(lacking)} lack it "
+                              f"({worker}: {why}): pip install -r scale/requirements.txt there")
 
         def where_the_tool_is(fn, *fn_args):
             if arbiter:

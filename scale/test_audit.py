@@ -96,8 +96,8 @@ class Driver(unittest.TestCase):
                         "--games", games, *inputs], check=True)
         return read(findings), read(games)
 
-    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=(), cwd=None):
-        env = dict(os.environ, PGN_ARBITER=binary)
+    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=(), cwd=None, env=None):
+        env = dict(os.environ, PGN_ARBITER=binary, **(env or {}))
         command = [sys.executable, os.path.join(HERE, "audit.py"), "--workers", "2", "--shard-size", "24k",
                    "--retries", str(retries), *extra, "--out", out, *(inputs or self.inputs)]
         if not wait:
@@ -445,6 +445,16 @@ class Driver(unittest.TestCase):
             self.assertEqual(done.returncode, 2, (kwargs, done.stderr))
             self.assertIn(said, done.stderr, kwargs)
         self.assertEqual(read(inside), read(self.plain))
+        # --format parquet with workers that cannot import pyarrow.
+        fake = tempfile.mkdtemp(dir=self.tmp.name)
+        os.mkdir(os.path.join(fake, "pyarrow"))
+        with open(os.path.join(fake, "pyarrow", "__init__.py"), "w") as f:
+            f.write("raise ImportError('this pyarrow is broken')\n")
+        done = self.drive(tempfile.mkdtemp(dir=self.tmp.name), extra=["--format", "parquet"],
+                          env={"PYTHONPATH": fake})
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("needs pyarrow on every worker, and 2 lack it", done.stderr)
+        self.assertIn("this pyarrow is broken", done.stderr)
         # A manifest that is not one: exit 2, and nothing else is touched.
         with open(os.path.join(out, "manifest.jsonl"), "w") as f:
             f.write("{not json\n{}\n")
