@@ -222,13 +222,20 @@ def count_lines(arbiter, path, options, cwd):
     """The lines of a shard (`--count-lines`): where the next one's line
     numbers begin. Its games are not counted: shards number their games
     from 1, and the join adds the games of the shards before."""
-    done = subprocess.run([arbiter or installed(), "--count-lines", *options, path], capture_output=True, text=True,
-                          cwd=cwd)
+    done = run_tool([arbiter or installed(), "--count-lines", *options, path], path, options, cwd)
+    return done if isinstance(done, dict) else json.loads(done.stdout)
+
+
+def run_tool(command, path, options, cwd, parts=None):
+    """Runs pgn-arbiter on a shard: the finished process, or, for exit
+    status 2, what `trouble` makes of it. Any other failure raises, and the
+    cluster retries the task."""
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if done.returncode == 2:
-        return trouble(done, path, cwd)
+        return trouble(done, path, cwd, parts)
     if done.returncode != 0:
         raise RuntimeError(f"{path} {options}: exit status {done.returncode}: {done.stderr.strip()}")
-    return json.loads(done.stdout)
+    return done
 
 
 def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd, form="csv"):
@@ -246,11 +253,9 @@ def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd, 
         "--findings", findings, "--games", games, "--summary", summary,
         *extra, *options, path,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
-    if done.returncode == 2:
-        return trouble(done, path, cwd, parts)
-    if done.returncode != 0:
-        raise RuntimeError(f"{path} {options}: exit status {done.returncode}: {done.stderr.strip()}")
+    done = run_tool(command, path, options, cwd, parts)
+    if isinstance(done, dict):
+        return done
     with open(summary, encoding="utf-8") as f:
         games_audited = json.load(f)["total"]["games"]
     return {"findings": findings, "games": games, "summary": summary, "games_audited": games_audited}
@@ -268,25 +273,19 @@ def first_cell(row):
         at += 2
 
 
-def copy_part(part, out, games_before):
-    """Appends a shard's report to `out`, each row's `game` (the second
-    cell) raised by `games_before`, the games of the shards before it in
-    its input; the number of rows. A row is a line: cells made safe for a
-    spreadsheet hold no line break. Game 0 (no game) stays."""
+def copy_part(part, out, delta):
+    """Writes a shard's CSV report to `out`, each row's `game` (the second
+    cell) raised by `delta`; the number of rows. A row is a line: cells
+    made safe for a spreadsheet hold no line break. Game 0 (no game) stays."""
     rows = 0
     with open(part, "rb") as f:
-        if not games_before:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                out.write(chunk)
-                rows += chunk.count(b"\n")
-            return rows
         prefix, batch = b"\0", []
         for row in f:
             if not row.startswith(prefix):
                 prefix = first_cell(row) + b","
             game, rest = row[len(prefix):].split(b",", 1)
             if game and game != b"0":
-                game = b"%d" % (int(game) + games_before)
+                game = b"%d" % (int(game) + delta)
             batch.append(b"%s%s,%s" % (prefix, game, rest))
             if len(batch) == 4096:
                 out.write(b"".join(batch))

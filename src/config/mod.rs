@@ -171,10 +171,7 @@ impl Config {
             .map(|out| corrected::plan(&inputs, &read, out, &reports))
             .transpose()
             .map_err(UsageError)?;
-        let output_format = output_format(cli.output_format, &findings);
-        if output_format == Format::Parquet {
-            parquet_files(&findings, games.as_ref())?;
-        }
+        let output_format = output_format(cli.output_format, &findings, games.as_ref())?;
         options["output_format"] = output_format.name().into();
         options["config"] = settings
             .as_ref()
@@ -302,27 +299,31 @@ fn per_input(
 
 /// The findings report's form: as asked, else `concise` when the findings go
 /// to a terminal, CSV otherwise.
-/// Parquet reports are files: a Parquet file is written whole, its footer
-/// last, and read by programs that seek in it.
-fn parquet_files(findings: &Output, games: Option<&Output>) -> Result<(), UsageError> {
-    for (flag, output) in [("--findings", Some(findings)), ("--games", games)] {
-        if let Some(output) = output
-            && !matches!(output, Output::File(_))
-        {
-            return Err(UsageError(format!(
-                "--output-format parquet writes files: give {flag} FILE (not standard output)"
-            )));
-        }
-    }
-    Ok(())
-}
-
-fn output_format(asked: Option<Format>, findings: &Output) -> Format {
-    match asked {
+/// The findings report's form: as asked, else concise for a terminal and
+/// CSV otherwise. Parquet reports are files (a Parquet file is written
+/// whole, its footer last, and read by programs that seek in it).
+fn output_format(
+    asked: Option<Format>,
+    findings: &Output,
+    games: Option<&Output>,
+) -> Result<Format, UsageError> {
+    let format = match asked {
         Some(format) => format,
         None if *findings == Output::Stdout && io::stdout().is_terminal() => Format::Concise,
         None => Format::Csv,
+    };
+    if format == Format::Parquet {
+        for (flag, output) in [("--findings", Some(findings)), ("--games", games)] {
+            if let Some(output) = output
+                && !matches!(output, Output::File(_))
+            {
+                return Err(UsageError(format!(
+                    "--output-format parquet writes files: give {flag} FILE (not standard output)"
+                )));
+            }
+        }
     }
+    Ok(format)
 }
 
 /// Worker threads: `--jobs`, else every core; at most `MAX_JOBS_PER_CORE`
