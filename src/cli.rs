@@ -21,7 +21,7 @@ pub const VERSION: &str = concat!(
 
 /// The subcommands' names. A first argument that names an existing file
 /// or directory is read as an input, not as one of these.
-pub const SUBCOMMANDS: [&str; 4] = ["frames", "completions", "man", "help"];
+pub const SUBCOMMANDS: [&str; 5] = ["frames", "across", "completions", "man", "help"];
 
 /// Audits PGN chess archives: replays every game by the Laws of Chess and
 /// reports, as CSV, illegal or ambiguous moves, malformed tags and movetext,
@@ -182,6 +182,29 @@ pub struct Cli {
     #[arg(long, conflicts_with = "count")]
     pub count_lines: bool,
 
+    /// Do not write reports: keep every game's result (its tags, verdict,
+    /// findings and fingerprint) in FILE, for `pgn-arbiter across` and
+    /// --render. The first step of an archive audited in shards with the
+    /// run-wide checks (duplicates, rounds) seeing every shard's games;
+    /// the one INPUT's games are numbered from 1 there. --summary counts
+    /// the games; their findings are counted when rendered.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["findings", "games", "html", "fix", "trf", "baseline_update", "count", "count_lines", "game_offset"])]
+    pub keep_results: Option<PathBuf>,
+
+    /// Write the reports of the results --keep-results kept in RESULTS
+    /// (instead of auditing an INPUT), numbered from --game-offset + 1, each
+    /// game's run-wide findings from --across after its own: the report an
+    /// audit of the shard would have written, with every option of the
+    /// reports (--select, --baseline, --output-format, ...). Only the
+    /// build that kept them reads them, under the same --rules.
+    #[arg(long, value_name = "RESULTS", conflicts_with_all = ["inputs", "keep_results", "zstd_frames", "bytes", "line_offset", "fix", "trf", "count", "count_lines"])]
+    pub render: Option<PathBuf>,
+
+    /// With --render: the file of run-wide findings `pgn-arbiter across`
+    /// wrote for these results. Without it, no game has any.
+    #[arg(long, value_name = "FILE", requires = "render")]
+    pub across: Option<PathBuf>,
+
     /// Exit with status 1 when there is a finding of this severity or worse
     /// (default: error).
     #[arg(long, value_enum, value_name = "SEVERITY")]
@@ -314,6 +337,22 @@ pub enum Command {
         /// The zstd file.
         #[arg(value_name = "FILE")]
         file: PathBuf,
+    },
+    /// Give the games of shards kept with --keep-results to the run-wide
+    /// checks (duplicates, rounds) in run order, as one run over the whole
+    /// archive would, and write each shard's findings for --render --across.
+    /// LIST is JSON lines, a shard a line, in run order: `{"results": FILE,
+    /// "games_before": N, "across": FILE}` (N: the games of its input
+    /// before its own, the --game-offset it is rendered with). Prints the
+    /// games and findings as JSON.
+    Across {
+        /// The shards, as JSON lines.
+        #[arg(value_name = "LIST")]
+        list: PathBuf,
+        /// As for an audit: the memory the run-wide tables may take before
+        /// part of them is written to disk.
+        #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+        memory_limit: usize,
     },
     /// Write the completions for SHELL to standard output (bash: source
     /// it, or put it in the directory bash-completion reads; zsh: a file

@@ -347,9 +347,104 @@ impl Finding {
     }
 }
 
+/// A finding as a file keeps it (`--keep-results`): its rule by name, so
+/// that it is read back under any build's tables.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct Kept {
+    code: String,
+    rule: KeptRule,
+    line: u64,
+    mv: Option<(u32, String, String)>,
+    message: String,
+    fen: String,
+}
+
+/// What a finding rests on, as kept.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+enum KeptRule {
+    Pgn(String),
+    Law(Article),
+    Limit,
+    Audit,
+    Trf,
+}
+
+/// The sections of the PGN standard findings cite, each kept once for the
+/// life of the process: a finding's rule is a `&'static str`.
+fn section(text: &str) -> Result<&'static str, String> {
+    use std::{collections::HashSet, sync::Mutex};
+    static SECTIONS: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut sections = SECTIONS.lock().unwrap_or_else(|e| e.into_inner());
+    let sections = sections.get_or_insert_with(HashSet::new);
+    if let Some(known) = sections.get(text) {
+        return Ok(known);
+    }
+    if !text.starts_with("PGN ") || text.len() > 32 || sections.len() >= 256 {
+        return Err(format!("{text:?} is not a section of the PGN standard"));
+    }
+    let kept: &'static str = Box::leak(text.to_owned().into_boxed_str());
+    sections.insert(kept);
+    Ok(kept)
+}
+
+impl Finding {
+    /// The finding as a file keeps it.
+    pub fn kept(&self) -> Kept {
+        Kept {
+            code: self.kind.code().to_owned(),
+            rule: match self.rule {
+                Pgn(section) => KeptRule::Pgn(section.to_owned()),
+                Law(article) => KeptRule::Law(article),
+                Limit => KeptRule::Limit,
+                Audit => KeptRule::Audit,
+                Trf => KeptRule::Trf,
+            },
+            line: self.line,
+            mv: (self.mv.as_ref()).map(|m| (m.ply, m.number.clone(), m.san.clone())),
+            message: self.message.clone(),
+            fen: self.fen.clone(),
+        }
+    }
+}
+
+impl Kept {
+    /// The finding kept, or why it is none.
+    pub fn finding(self) -> Result<Finding, String> {
+        let kind = Kind::from_code(&self.code)
+            .ok_or_else(|| format!("{:?} is no finding code", self.code))?;
+        let rule = match self.rule {
+            KeptRule::Pgn(text) => Pgn(section(&text)?),
+            KeptRule::Law(article) => Law(article),
+            KeptRule::Limit => Limit,
+            KeptRule::Audit => Audit,
+            KeptRule::Trf => Trf,
+        };
+        Ok(Finding {
+            kind,
+            rule,
+            line: self.line,
+            mv: self
+                .mv
+                .map(|(ply, number, san)| MoveRef { ply, number, san }),
+            message: self.message,
+            fen: self.fen,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_rules_are_sections_of_the_pgn_standard() {
+        assert!(section("PGN 8.1").is_ok());
+        assert!(std::ptr::eq(
+            section("PGN 8.1").unwrap(),
+            section("PGN 8.1").unwrap()
+        ));
+        assert!(section("FIDE 1").is_err());
+    }
 
     #[test]
     fn old_names_of_renamed_codes_are_read() {

@@ -44,3 +44,33 @@ pub fn plain_pgn_files(root: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+/// The first game of `pgn` as the run checks it (fingerprint and tag
+/// columns kept, as for duplicates and a games report).
+pub fn checked(pgn: &[u8]) -> crate::report::GameResult {
+    use crate::{read::input, run::pipeline};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.pgn");
+    std::fs::write(&path, pgn).unwrap();
+    let inputs = [input::Input {
+        name: "x.pgn".into(),
+        source: input::Source::File(path),
+    }];
+    let task = pipeline::Task {
+        judging: crate::checks::Judging {
+            duplicates: true,
+            ..Default::default()
+        },
+        all_rows: true,
+        fix: None,
+    };
+    let mut games = Vec::new();
+    let tally = input::Tally::default();
+    pipeline::run(&inputs, 1, &task, 0, &tally, &mut |checked| {
+        if let pipeline::Checked::Games { games: part, .. } = checked {
+            games.extend(part);
+        }
+        true
+    });
+    games.into_iter().next().expect("a game")
+}

@@ -26,7 +26,7 @@ pub enum Edition {
 }
 
 /// The articles that differ between editions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Article {
     /// The mating side wins.
     Checkmate,

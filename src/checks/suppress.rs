@@ -73,6 +73,28 @@ impl Suppressions {
         Suppressions { entries, not_read }
     }
 
+    /// Each code as named, with its comment's line, and the words not
+    /// read: what a results file keeps of them ([`from_named`](Self::from_named)
+    /// makes them again).
+    pub fn named(&self) -> (Vec<(u64, String)>, u64) {
+        let named = self.entries.iter().map(|e| (e.line, e.code.clone()));
+        (named.collect(), self.not_read)
+    }
+
+    /// The suppressions [`named`](Self::named) gave, none used yet.
+    pub fn from_named(named: Vec<(u64, String)>, not_read: u64) -> Suppressions {
+        let entries = named
+            .into_iter()
+            .map(|(line, code)| Entry {
+                line,
+                kind: Kind::from_code(&code),
+                code,
+                used: false,
+            })
+            .collect();
+        Suppressions { entries, not_read }
+    }
+
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty() && self.not_read == 0

@@ -13,7 +13,7 @@ use crate::board::{
 };
 
 /// What the board shows at the end of the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BoardEnd {
     /// Nothing that ends the game.
     Open,
@@ -123,7 +123,7 @@ pub struct Judging {
 }
 
 /// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum HowEnded {
     /// Checkmate on the board.
     Checkmate,

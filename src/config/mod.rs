@@ -75,6 +75,11 @@ pub struct Config {
     pub count: bool,
     /// Count only lines (`--count-lines`).
     pub count_lines: bool,
+    /// `--keep-results`: where the games' results go instead of reports.
+    pub keep_results: Option<Output>,
+    /// `--render`: the results whose reports are written, instead of an
+    /// audit.
+    pub render: Option<Render>,
     /// The tournament report file (`--trf`), as named and as read.
     pub trf: Option<(String, crate::read::trf::Tournament)>,
     /// The settings file read, if any.
@@ -88,18 +93,28 @@ impl Config {
     /// Whether the run is one shard of a file (`--zstd-frames`, `--bytes`),
     /// which may hold no game at all.
     pub fn is_shard(&self) -> bool {
-        matches!(
-            &self.inputs[..],
-            [Input {
-                source: input::Source::Shard(..),
-                ..
-            }]
-        )
+        self.render.is_some()
+            || matches!(
+                &self.inputs[..],
+                [Input {
+                    source: input::Source::Shard(..),
+                    ..
+                }]
+            )
     }
 }
 
 /// `--jobs` is capped at this many threads per core.
 pub const MAX_JOBS_PER_CORE: usize = 4;
+
+/// `--render RESULTS --across ACROSS`: what is rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Render {
+    /// The results file.
+    pub results: PathBuf,
+    /// The run-wide findings of its games, when there are.
+    pub across: Option<PathBuf>,
+}
 
 /// A problem with the command line.
 #[derive(Debug)]
@@ -110,7 +125,6 @@ impl Config {
     pub fn from_cli(cli: Cli) -> Result<Config, UsageError> {
         let cwd = std::env::current_dir().unwrap_or_default();
         let (cli, settings) = merge(cli, &cwd)?;
-        let paths = paths(&cli)?;
         let jobs = jobs(cli.jobs)?;
         let fail_on = fail_on(cli.fail_on);
         let mut options = options(&cli, jobs);
@@ -121,7 +135,8 @@ impl Config {
             selection = selection.with_baseline(path).map_err(usage)?;
         }
         let trf = trf(cli.trf.as_deref())?;
-        let inputs = inputs(&cli, &paths)?;
+        let (inputs, render) = sources(&cli)?;
+        let keep_results = kept(&cli, &inputs)?;
         if let Some(settings) = &settings {
             selection.per_input(per_input(settings, &inputs, &cwd)?);
         }
@@ -133,6 +148,7 @@ impl Config {
         outputs.extend(games.as_ref().map(|g| ("--games", g)));
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
         outputs.extend(html.as_ref().map(|h| ("--html", h)));
+        outputs.extend(keep_results.as_ref().map(|k| ("--keep-results", k)));
         // The TRF, the baseline and the settings file are read as an input
         // is: no output may be written over them.
         let mut read = inputs.clone();
@@ -203,11 +219,64 @@ impl Config {
             no_header: cli.no_header,
             count: cli.count,
             count_lines: cli.count_lines,
+            keep_results,
+            render,
             trf,
             settings: settings.map(|s| s.path),
             stop: None,
         })
     }
+}
+
+/// The inputs, or the results rendered (`--render`) and their input.
+fn sources(cli: &Cli) -> Result<(Vec<Input>, Option<Render>), UsageError> {
+    Ok(match rendered(cli)? {
+        Some((render, input)) => (vec![input], Some(render)),
+        None => (inputs(cli, &paths(cli)?)?, None),
+    })
+}
+
+/// `--render RESULTS [--across FILE]`, and the input its results are of:
+/// named as the audit named it, read from RESULTS. The results must have
+/// been judged under the run's --rules.
+fn rendered(cli: &Cli) -> Result<Option<(Render, Input)>, UsageError> {
+    let Some(results) = &cli.render else {
+        return Ok(None);
+    };
+    let header = crate::report::kept::Reader::results(results, crate::cli::VERSION)
+        .map(|(_, header)| header)
+        .map_err(|why| UsageError(format!("--render {}: {why}", results.display())))?;
+    let rules = edition(cli.rules).name();
+    if header.edition != rules {
+        return Err(UsageError(format!(
+            "--render {}: its games were judged under {}, and this run is under {rules}: give --rules {}",
+            results.display(),
+            header.edition,
+            header.edition
+        )));
+    }
+    let render = Render {
+        results: results.clone(),
+        across: cli.across.clone(),
+    };
+    let input = Input {
+        name: header.input,
+        source: input::Source::File(results.clone()),
+    };
+    Ok(Some((render, input)))
+}
+
+/// `--keep-results FILE`: a file, for the run's one input.
+fn kept(cli: &Cli, inputs: &[Input]) -> Result<Option<Output>, UsageError> {
+    let Some(path) = &cli.keep_results else {
+        return Ok(None);
+    };
+    if path.as_os_str() == "-" || inputs.len() != 1 {
+        return Err(UsageError(
+            "--keep-results takes a file, and exactly one INPUT".into(),
+        ));
+    }
+    Ok(Some(Output::from_path(path.clone())))
 }
 
 /// The tournament report file (`--trf`), as named and as read.
@@ -362,6 +431,9 @@ fn options(cli: &Cli, jobs: usize) -> serde_json::Value {
         "no_duplicates": cli.no_duplicates,
         "memory_limit": cli.memory_limit,
         "raw_csv": cli.raw_csv,
+        "keep_results": cli.keep_results.as_ref().map(|p| p.display().to_string()),
+        "render": cli.render.as_ref().map(|p| p.display().to_string()),
+        "across": cli.across.as_ref().map(|p| p.display().to_string()),
         "trf": cli.trf.as_ref().map(|p| p.display().to_string()),
         "zstd_frames": cli.zstd_frames,
         "frame_bytes": cli.frame_bytes,

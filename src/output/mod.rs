@@ -388,6 +388,15 @@ impl Opened {
     pub fn is_file(&self) -> bool {
         self.pending.is_some()
     }
+
+    /// A destination that keeps nothing (the reports of a run that keeps
+    /// its results instead, `--keep-results`).
+    pub fn discard() -> Opened {
+        Opened {
+            writer: Box::new(io::sink()),
+            pending: None,
+        }
+    }
 }
 
 /// The temporary files of finished reports: renamed into place together by

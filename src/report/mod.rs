@@ -23,6 +23,7 @@ use crate::{
 
 pub mod cell;
 pub mod format;
+pub mod kept;
 pub mod page;
 pub mod parquet;
 pub mod selection;
@@ -93,7 +94,7 @@ pub const GAMES_HEADER: [&str; 19] = [
 
 /// The tag columns of a game's rows, decoded to text into one buffer: one
 /// allocation a game, not one a column.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct TagColumns {
     text: String,
     /// Where each column's value is in `text`, in the order of `COLUMNS`.

@@ -72,7 +72,7 @@ fn shell_docs(command: &Command) -> Option<io::Result<()>> {
                 return Some(Err(err));
             }
         }
-        Command::Frames { .. } => return None,
+        Command::Frames { .. } | Command::Across { .. } => return None,
     }
     let mut out = io::stdout().lock();
     match out.write_all(&text).and_then(|()| out.flush()) {
@@ -97,6 +97,9 @@ pub fn main(args: Vec<OsString>) -> u8 {
     if let Some(command) = &cli.command {
         let status = match (command, shell_docs(command)) {
             (Command::Frames { file }, _) => crate::run::frames(file),
+            (Command::Across { list, memory_limit }, _) => {
+                crate::run::results::across(list, *memory_limit)
+            }
             (_, Some(Ok(()))) => Status::Clean,
             (_, Some(Err(err))) => {
                 eprintln!("pgn-arbiter: cannot write to standard output: {err}");

@@ -6,6 +6,7 @@
 pub mod command;
 pub mod pipeline;
 pub mod progress;
+pub mod results;
 
 use std::{
     io,
@@ -189,9 +190,26 @@ struct Outputs {
     commit: output::Commit,
     summary: Option<output::Opened>,
     html: Option<output::Opened>,
+    /// `--keep-results`: where each game's result goes instead of the
+    /// reports.
+    results: Option<report::kept::ResultsWriter>,
     /// Whether any output is a file (standard output closing early then
     /// matters).
     to_file: bool,
+}
+
+/// The writer of `--keep-results`, its header written.
+fn keep_results(
+    config: &Config,
+    out: Box<dyn io::Write + Send>,
+) -> Result<report::kept::ResultsWriter, Status> {
+    let name = config.inputs.first().map_or("", |i| i.name.as_str());
+    let duplicates = !config.no_duplicates;
+    report::kept::ResultsWriter::new(out, crate::cli::VERSION, name, config.edition, duplicates)
+        .map_err(|err| {
+            eprintln!("pgn-arbiter: cannot write the results: {err}");
+            Status::Trouble
+        })
 }
 
 impl Outputs {
@@ -203,12 +221,17 @@ impl Outputs {
                 Status::Trouble
             })
         };
-        let findings = open(&config.findings)?;
+        let findings = match config.keep_results {
+            Some(_) => output::Opened::discard(),
+            None => open(&config.findings)?,
+        };
+        let results = config.keep_results.as_ref().map(open).transpose()?;
         let games = config.games.as_ref().map(open).transpose()?;
         let summary = config.summary.as_ref().map(open).transpose()?;
         let html = config.html.as_ref().map(open).transpose()?;
         let baseline_update = config.baseline_update.as_ref().map(open).transpose()?;
         let to_file = findings.is_file()
+            || results.as_ref().is_some_and(output::Opened::is_file)
             || baseline_update
                 .as_ref()
                 .is_some_and(output::Opened::is_file)
@@ -232,6 +255,13 @@ impl Outputs {
         let mut commit = output::Commit::default();
         commit.add(findings_file);
         commit.add(games_file);
+        let results = match results.map(output::Opened::into_parts) {
+            Some((writer, file)) => {
+                commit.add(file);
+                Some(writer)
+            }
+            None => None,
+        };
         let baseline_update = match baseline_update.map(output::Opened::into_parts) {
             Some((writer, file)) => {
                 commit.add(file);
@@ -263,7 +293,9 @@ impl Outputs {
             eprintln!("pgn-arbiter: cannot write the baseline: {err}");
             return Err(Status::Trouble);
         }
-        if !config.no_duplicates {
+        let results = results.map(|out| keep_results(config, out)).transpose()?;
+        if results.is_none() && !config.no_duplicates && config.render.is_none() {
+            // A rendering's run-wide findings are those `across` found.
             report.find_duplicates(config.memory_limit);
         }
         if html.is_some() {
@@ -277,6 +309,7 @@ impl Outputs {
         }
         Ok(Outputs {
             report,
+            results,
             commit,
             summary,
             html,
@@ -290,6 +323,8 @@ impl Outputs {
 struct Sink<'a> {
     config: &'a Config,
     report: &'a mut Report,
+    /// `--keep-results`: where the games go instead of the report.
+    results: Option<report::kept::ResultsWriter>,
     bar: &'a indicatif::ProgressBar,
     /// Raw bytes read so far, for the bar.
     counter: &'a AtomicU64,
@@ -348,7 +383,14 @@ impl Sink<'_> {
                 let name = self.name(input).to_owned();
                 for game in &games {
                     self.number += 1;
-                    if let Err(err) = self.report.write_game(&name, self.number, game) {
+                    let written = match &mut self.results {
+                        Some(results) => {
+                            self.report.summary.count_game(game.verdict.plies);
+                            results.game(game).map_err(csv::Error::from)
+                        }
+                        None => self.report.write_game(&name, self.number, game),
+                    };
+                    if let Err(err) = written {
                         self.write_error = Some(err);
                         return false;
                     }
@@ -568,6 +610,7 @@ pub fn run(config: &Config) -> Status {
     let mut sink = Sink {
         config,
         report: &mut outputs.report,
+        results: outputs.results.take(),
         bar: &bar,
         counter: &tally.bytes,
         started,
@@ -596,24 +639,37 @@ pub fn run(config: &Config) -> Status {
     };
     let task = pipeline::Task {
         judging,
-        all_rows: config.games.is_some() || config.html.is_some() || config.trf.is_some(),
+        all_rows: config.games.is_some()
+            || config.html.is_some()
+            || config.trf.is_some()
+            || config.keep_results.is_some(),
         fix: config
             .fix
             .is_some()
             .then(|| Arc::new(config.selection.clone())),
     };
-    pipeline::run(
-        &config.inputs,
-        config.jobs,
-        &task,
-        config.line_offset,
-        &tally,
-        &mut |checked| sink.take(checked),
-    );
+    match &config.render {
+        Some(render) => results::replay(render, config.game_offset, &mut |checked| {
+            sink.take(checked)
+        }),
+        None => pipeline::run(
+            &config.inputs,
+            config.jobs,
+            &task,
+            config.line_offset,
+            &tally,
+            &mut |checked| sink.take(checked),
+        ),
+    }
     for (index, counts) in sink.report.summary.inputs.iter_mut().enumerate() {
         counts.sha256 = tally.digest(index);
     }
     let mut write_error = sink.write_error.take();
+    if let Some(results) = sink.results.take()
+        && let Err(err) = results.finish()
+    {
+        write_error.get_or_insert(err.into());
+    }
     if write_error.is_none()
         && sink.fix_error.is_none()
         && let Err(err) = sink.report.write_tournament()
@@ -756,6 +812,7 @@ fn finish(
         summary: summary_out,
         html,
         to_file,
+        ..
     } = outputs;
     let finished = report.finish();
     let cut_short = cut_short(write_error, finished, to_file);

@@ -1,0 +1,239 @@
+//! A shard's checked games kept for later, so that the run-wide checks
+//! (duplicates, rounds) can see a whole archive audited in shards.
+//!
+//! Three steps give the reports one run would write:
+//!
+//! 1. Each shard is audited with `--keep-results FILE`: every game's
+//!    result (its tag columns, verdict, findings, fingerprint and
+//!    suppression comments) is written to FILE instead of to reports.
+//! 2. `pgn-arbiter across LIST` reads every shard's results in run order,
+//!    numbering each input's games on from shard to shard, and gives them to
+//!    the run-wide checks as one run does; each shard's run-wide findings go
+//!    to a file of their own.
+//! 3. Each shard is written with `--render FILE --across FILE
+//!    --game-offset N`: its results and run-wide findings, through the same
+//!    report writer as an audit, a game's run-wide findings after its own.
+//!
+//! The files are those of [`report::kept`](crate::report::kept).
+
+use std::{
+    io::BufWriter,
+    path::{Path, PathBuf},
+};
+
+use serde::Deserialize;
+
+use super::pipeline::Checked;
+use crate::{
+    Status,
+    checks::across::{AcrossGames, duplicates::Duplicates},
+    cli::VERSION,
+    config::Render,
+    report::kept::{AcrossGame, Reader, Records},
+};
+
+/// Games handed to the writer at a time when rendering.
+const BATCH: usize = 256;
+
+/// Hands the games of `render`'s results to `sink` as the pipeline hands an
+/// audit's, numbered from `offset` + 1 (input 0), each with its run-wide
+/// findings after its own; a file that cannot be read is a problem of the
+/// input.
+pub fn replay(render: &Render, offset: u64, sink: &mut dyn FnMut(Checked) -> bool) {
+    let stopped = match replay_games(render, offset, sink) {
+        Ok(going) => !going,
+        Err(message) => !sink(Checked::Problem { input: 0, message }),
+    };
+    if !stopped {
+        sink(Checked::InputDone(0));
+    }
+}
+
+/// The run-wide findings of an across file, game by game in order.
+struct Across<'a> {
+    path: &'a Path,
+    reader: Reader,
+    /// The next game that has some.
+    next: Option<AcrossGame>,
+}
+
+impl Across<'_> {
+    fn open(path: &Path) -> Result<Across<'_>, String> {
+        let mut reader = Reader::across(path, VERSION)?;
+        let next = reader.next_across()?;
+        Ok(Across { path, reader, next })
+    }
+
+    /// The findings of game `number`, which begins on `line`: none unless
+    /// the file has that game next.
+    fn of(&mut self, number: u64, line: u64) -> Result<Vec<crate::finding::Finding>, String> {
+        let Some(found) = self.next.take_if(|a| a.number == number) else {
+            return Ok(Vec::new());
+        };
+        if found.line != line {
+            return Err(format!(
+                "its game {number} begins on line {}, and the results' on line {line}: it is another game (another shard, or another --game-offset)",
+                found.line
+            ));
+        }
+        self.next = self.reader.next_across()?;
+        if self.next.as_ref().is_some_and(|a| a.number <= number) {
+            return Err("its games are out of order".into());
+        }
+        found.findings()
+    }
+}
+
+/// Names `path` before `why`.
+fn name(path: &Path) -> impl Fn(String) -> String + '_ {
+    move |why| format!("{}: {why}", path.display())
+}
+
+/// [`replay`]'s games: Ok(false) when the sink stopped.
+fn replay_games(
+    render: &Render,
+    offset: u64,
+    sink: &mut dyn FnMut(Checked) -> bool,
+) -> Result<bool, String> {
+    let (mut games, _) =
+        Reader::results(&render.results, VERSION).map_err(name(&render.results))?;
+    let mut across = match &render.across {
+        Some(path) => Some(Across::open(path).map_err(name(path))?),
+        None => None,
+    };
+    let mut number = offset;
+    let mut batch = Vec::with_capacity(BATCH);
+    while let Some(mut game) = games.next_game().map_err(name(&render.results))? {
+        number += 1;
+        if let Some(across) = &mut across {
+            let found = across.of(number, game.line).map_err(name(across.path))?;
+            game.findings.extend(found);
+        }
+        batch.push(game);
+        if batch.len() == BATCH {
+            let games = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            if !sink(Checked::Games {
+                input: 0,
+                games,
+                copy: Vec::new(),
+            }) {
+                return Ok(false);
+            }
+        }
+    }
+    if let Some(Across {
+        path,
+        next: Some(left),
+        ..
+    }) = across
+    {
+        return Err(name(path)(format!(
+            "it has findings for game {}, past the {} games of the results",
+            left.number,
+            number - offset
+        )));
+    }
+    Ok(batch.is_empty()
+        || sink(Checked::Games {
+            input: 0,
+            games: batch,
+            copy: Vec::new(),
+        }))
+}
+
+/// One shard in the list `pgn-arbiter across` reads.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Shard {
+    /// Its results file.
+    results: PathBuf,
+    /// The games of its input before its first.
+    games_before: u64,
+    /// Where its games' run-wide findings go.
+    across: PathBuf,
+}
+
+/// `pgn-arbiter across LIST`: gives the games of every shard the list
+/// names, in its order, to the run-wide checks, and writes each shard's
+/// findings to its `across` file. Prints the games and findings as JSON.
+pub fn across(list: &Path, memory_limit: usize) -> Status {
+    match across_shards(list, memory_limit) {
+        Ok((games, findings)) => {
+            println!("{{\"games\":{games},\"findings\":{findings}}}");
+            Status::Clean
+        }
+        Err(why) => {
+            eprintln!("pgn-arbiter across: {why}");
+            Status::Trouble
+        }
+    }
+}
+
+/// [`across`]: the games and findings, or why it failed.
+fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String> {
+    let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
+    let mut shards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let shard: Shard = serde_json::from_str(line)
+            .map_err(|e| format!("{} line {}: {e}", list.display(), i + 1))?;
+        shards.push(shard);
+    }
+    let mut checks = AcrossGames {
+        duplicates: Some(Duplicates::with_limit(memory_limit)),
+        tournament: None,
+    };
+    let (mut games, mut findings) = (0, 0);
+    for shard in &shards {
+        let (g, f) = across_shard(shard, &mut checks)?;
+        games += g;
+        findings += f;
+    }
+    for why in checks.trouble() {
+        eprintln!("pgn-arbiter across: {why}");
+    }
+    Ok((games, findings))
+}
+
+/// One shard of [`across`]: its games given to `checks`, its findings
+/// written (whole, or not at all); its games and findings.
+fn across_shard(shard: &Shard, checks: &mut AcrossGames) -> Result<(u64, u64), String> {
+    let name = |why: String| format!("{}: {why}", shard.results.display());
+    let (mut reader, header) = Reader::results(&shard.results, VERSION).map_err(name)?;
+    if !header.duplicates {
+        return Err(name(
+            "audited with --no-duplicates: its games have no fingerprints".into(),
+        ));
+    }
+    let out = |e: &dyn std::fmt::Display| format!("{}: {e}", shard.across.display());
+    let dir = match shard.across.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let partial = tempfile::Builder::new()
+        .prefix(".across")
+        .suffix(".partial")
+        .tempfile_in(dir)
+        .map_err(|e| out(&e))?;
+    let mut records = Records::across(BufWriter::new(partial), VERSION).map_err(|e| out(&e))?;
+    let (mut games, mut findings) = (0, 0);
+    let mut number = shard.games_before;
+    while let Some(game) = reader.next_game().map_err(name)? {
+        number += 1;
+        games += 1;
+        let found = checks.game(&game.seen(&header.input, number));
+        if !found.is_empty() {
+            findings += found.len() as u64;
+            records
+                .across_game(&AcrossGame::new(number, game.line, &found))
+                .map_err(|e| out(&e))?;
+        }
+    }
+    let partial = records.finish().map_err(|e| out(&e))?;
+    let partial = partial.into_inner().map_err(|e| out(&e))?;
+    partial.as_file().sync_all().map_err(|e| out(&e))?;
+    partial.persist(&shard.across).map_err(|e| out(&e))?;
+    Ok((games, findings))
+}
