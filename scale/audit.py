@@ -2,7 +2,8 @@
 """Audits PGN archives on a Dask cluster: one machine's cores or many.
 
     python3 scale/audit.py [--workers N | --scheduler ADDRESS]
-        [--shard-size SIZE] [--retries N] [--format csv|parquet] --out DIR INPUT...
+        [--shard-size SIZE] [--retries N] [--format csv|parquet]
+        [--no-duplicates] [--memory-limit SIZE] --out DIR INPUT...
 
 Each INPUT (a file) is cut into shards: ranges of frames of a zstd file (as
 `pgn-arbiter frames` lists them), byte ranges of a plain file, or the whole
@@ -10,35 +11,39 @@ file for other compressed files and small ones; a zstd file is listed
 once, here, and each shard handed the bytes its frames take
 (`--frame-bytes`). Each shard but an input's last has its lines counted
 (`--count-lines`, about the cost of decompressing it), and is audited as
-soon as the lines before it are known (`--line-offset`, `--no-header`,
-`--no-duplicates`) on the cluster, with retries, its games numbered from 1,
-then numbered on from the games before it by another task as soon as the
-shards before it are audited. Each shard's reports are part files under
-DIR/parts/, put in place whole by pgn-arbiter itself, and DIR/manifest.jsonl
-records each shard done, a line each; a second run with the same inputs and DIR resumes
-from it. The parts are then joined into DIR/findings.csv, DIR/games.csv and
-DIR/summary.json, which are what one run of
+soon as the lines before it are known (`--line-offset`) on the cluster,
+with retries, its games' results kept (`--keep-results`). Once every shard
+is audited, one task gives all their games, in run order, to the run-wide
+checks (`pgn-arbiter across`: copies of games, players and boards twice
+in a round), and each shard's reports are then rendered on the cluster
+(`--render`, `--across`), its games numbered on from the shards before it.
+Each shard's files are under DIR/parts/, put in place whole by pgn-arbiter
+itself, and DIR/manifest.jsonl records each step done, a line each; a
+second run with the same inputs and DIR resumes from it. The parts are then
+joined into DIR/findings.csv, DIR/games.csv and DIR/summary.json, which
+are what one run of
 
-    pgn-arbiter --no-duplicates --findings findings.csv --games games.csv INPUT...
+    pgn-arbiter --findings findings.csv --games games.csv INPUT...
 
-writes, byte for byte for the reports; the join checks that each shard's
-games report has one row for every game it audited. A shard that fails for good (pgn-arbiter's exit
-status 2: an unreadable or corrupt input) is not retried: it is named in the
-summary, which then says the run is not complete, the other shards are
-joined, and the exit status is 2. Exit status 1: findings at or above
+writes, byte for byte for the reports (with --no-duplicates, of one run
+with --no-duplicates); the join checks that each shard's games report has
+one row for every game it audited. A shard that fails for good
+(pgn-arbiter's exit status 2: an unreadable or corrupt input) is not
+retried: it is named in the summary, which then says the run is not
+complete, the other shards are joined (the run-wide checks see their
+games only), and the exit status is 2. Exit status 1: findings at or above
 error; 0: none.
 
 With --format parquet the reports are the directories DIR/findings/ and
-DIR/games/, one numbered Parquet part a shard in order (a dataset), with
-the rows and types of one run's `--output-format parquet` reports.
+DIR/games/, one Parquet part a shard in order (a dataset), with the rows
+and types of one run's `--output-format parquet` reports.
 
 The tool is the binary at $PGN_ARBITER, else target/release/pgn-arbiter
 beside this script's directory, which every worker must find at that path;
 or, with --wheel FILE, the Python package in that wheel, which each worker
 installs with pip into its own environment when it joins (and the driver
 then asks a worker for the frame lists and the reports' headers too). The
-summary says which tool ran, and its version. Copies of games and the round
-checks are left out (`--no-duplicates`): each shard sees only its own games.
+summary says which tool ran, and its version.
 """
 
 import argparse
@@ -238,19 +243,16 @@ def run_tool(command, path, options, cwd, parts=None):
     return done
 
 
-def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd, form="csv"):
-    """Audits one shard into its part files, its games numbered from 1 and
-    its lines from `lines_before` + 1. Exit status 2 is a result (the input
-    is bad: retrying will not help); any other failure raises, and the
-    cluster retries the shard. `form`: the reports' form, csv or
-    parquet."""
-    findings = os.path.join(parts, f"{ident}.findings.{form}")
-    games = os.path.join(parts, f"{ident}.games.{form}")
+def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
+    """Audits one shard, keeping its games' results (`--keep-results`) in
+    `ident.results`, its lines numbered from `lines_before` + 1. Exit
+    status 2 is a result (the input is bad: retrying will not help); any
+    other failure raises, and the cluster retries the shard."""
+    results = os.path.join(parts, f"{ident}.results")
     summary = os.path.join(parts, f"{ident}.summary.json")
     command = [
-        arbiter or installed(), "-q", "-j", "1", "--isolated", "--output-format", form,
-        "--fail-on", "never", "--no-duplicates", "--no-header", "--line-offset", str(lines_before),
-        "--findings", findings, "--games", games, "--summary", summary,
+        arbiter or installed(), "-q", "-j", "1", "--isolated", "--fail-on", "never",
+        "--line-offset", str(lines_before), "--keep-results", results, "--summary", summary,
         *extra, *options, path,
     ]
     done = run_tool(command, path, options, cwd, parts)
@@ -258,104 +260,47 @@ def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd, 
         return done
     with open(summary, encoding="utf-8") as f:
         games_audited = json.load(f)["total"]["games"]
-    return {"findings": findings, "games": games, "summary": summary, "games_audited": games_audited}
+    return {"results": results, "summary": summary, "games_audited": games_audited}
 
 
-def first_cell(row):
-    """The bytes of a CSV row's first cell, quotes included."""
-    if not row.startswith(b'"'):
-        return row[:row.index(b",")]
-    at = 1
-    while True:
-        at = row.index(b'"', at)
-        if row[at + 1:at + 2] != b'"':
-            return row[:at + 1]
-        at += 2
+def across_shards(arbiter, shards, list_path, memory_limit, cwd):
+    """`pgn-arbiter across` over the audited shards, in run order: each
+    shard's run-wide findings (copies, rounds) to its `across` file. Any
+    failure raises: the cluster retries it."""
+    write_atomic(list_path, "".join(json.dumps(shard) + "\n" for shard in shards))
+    command = [arbiter or installed(), "across", "--memory-limit", memory_limit, list_path]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    if done.returncode != 0:
+        raise RuntimeError(f"pgn-arbiter across: exit status {done.returncode}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
 
 
-def copy_part(part, out, delta):
-    """Writes a shard's CSV report to `out`, each row's `game` (the second
-    cell) raised by `delta`; the number of rows. A row is a line: cells
-    made safe for a spreadsheet hold no line break. Game 0 (no game) stays."""
-    rows = 0
-    with open(part, "rb") as f:
-        prefix, batch = b"\0", []
-        for row in f:
-            if not row.startswith(prefix):
-                prefix = first_cell(row) + b","
-            game, rest = row[len(prefix):].split(b",", 1)
-            if game and game != b"0":
-                game = b"%d" % (int(game) + delta)
-            batch.append(b"%s%s,%s" % (prefix, game, rest))
-            if len(batch) == 4096:
-                out.write(b"".join(batch))
-                rows += len(batch)
-                batch.clear()
-        out.write(b"".join(batch))
-        return rows + len(batch)
-
-
-def number_shard(source, games_before, parts, ident, form="csv"):
-    """Numbers a shard's games on from `games_before` (the games of the
-    shards before it in its input): its reports as audited (`source`
-    numbered from `source["games_before"]`) are copied into
-    `{ident}.{games_before}.findings.{form}` and `.games.{form}`, each
-    `game` raised by the difference, or kept as they are when there is none.
-    Returns the files and the games report's rows (a row a game, checked by
-    the join)."""
-    delta = games_before - source["games_before"]
-    result = {"games_before": games_before}
-    for key in ("findings", "games"):
-        target = os.path.join(parts, f"{ident}.{games_before}.{key}.{form}") if delta else source[key]
-        if form == "parquet":
-            rows = renumber_parquet(source[key], target, delta)
-        elif delta:
-            with open(target + ".partial", "wb") as out:
-                rows = copy_part(source[key], out, delta)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(target + ".partial", target)
-        else:
-            with open(target, "rb") as f:
-                rows = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
-        result[key] = target
-        if key == "games":
-            result["rows"] = rows
-    return result
-
-
-def renumber_parquet(source, target, delta):
-    """`number_shard` for a Parquet part (with pyarrow, a row group at a
-    time): `game` raised by `delta`, 0 (no game) kept; the rows."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    part = pq.ParquetFile(source)
-    if not delta:
-        return part.metadata.num_rows
-    rows = 0
-    at = part.schema_arrow.get_field_index("game")
-    step = pa.scalar(abs(delta), pa.uint64())
-    with pq.ParquetWriter(target + ".partial", part.schema_arrow, compression="zstd") as out:
-        for group in range(part.num_row_groups):
-            table = part.read_row_group(group)
-            game = table.column(at)
-            moved = pc.add(game, step) if delta > 0 else pc.subtract(game, step)
-            table = table.set_column(at, part.schema_arrow.field(at), pc.if_else(pc.equal(game, 0), game, moved))
-            out.write_table(table)
-            rows += table.num_rows
-    os.replace(target + ".partial", target)
-    return rows
-
-
-def pyarrow_missing():
-    """Why pyarrow cannot be imported here, or None when it can."""
-    try:
-        import pyarrow.parquet  # noqa: F401
-    except ImportError as err:
-        return str(err) or "no pyarrow"
-    return None
+def render_shard(arbiter, audit, across, games_before, parts, ident, extra, cwd, form="csv"):
+    """Writes a shard's reports from its kept results (`--render`), its
+    games numbered on from `games_before` and each with its run-wide
+    findings (`--across`, when copies and rounds are looked for), into
+    `ident.GAMES_BEFORE.{findings,games}.{form}`. Returns the files and the
+    games report's rows (a row a game, checked by the join)."""
+    base = os.path.join(parts, f"{ident}.{games_before}")
+    files = {key: f"{base}.{key}.{form}" for key in ("findings", "games")}
+    summary = f"{base}.summary.json"
+    command = [
+        arbiter or installed(), "-q", "--isolated", "--output-format", form, "--fail-on", "never", "--no-header",
+        "--render", audit["results"], *(["--across", across] if across else []),
+        "--game-offset", str(games_before), "--findings", files["findings"], "--games", files["games"],
+        "--summary", summary, *extra,
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"{audit['results']}: rendering: exit status {done.returncode}: {done.stderr.strip()}")
+    with open(summary, encoding="utf-8") as f:
+        rendered = json.load(f)["total"]["games"]
+    if form == "csv":
+        with open(files["games"], "rb") as f:
+            rows = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    else:
+        rows = rendered
+    return {**files, "summary": summary, "games_before": games_before, "across": across, "rows": rows}
 
 
 def append_file(path, out):
@@ -470,8 +415,12 @@ def parse_args(argv=None):
     parser.add_argument("--out", required=True, help="the directory for the reports, parts and manifest")
     parser.add_argument("--format", choices=("csv", "parquet"), default="csv",
                         help="the reports' form: csv (findings.csv, games.csv) or parquet (the directories "
-                             "findings/ and games/, a Parquet file a shard, in order; needs pyarrow on the "
-                             "workers)")
+                             "findings/ and games/, a Parquet file a shard, in order)")
+    parser.add_argument("--no-duplicates", action="store_true",
+                        help="as pgn-arbiter's: no copies of games and no round checks (by default they see "
+                             "every shard's games, as one run does)")
+    parser.add_argument("--memory-limit", default="1G",
+                        help="as pgn-arbiter's, for the one task that looks across the shards (default 1G)")
     forwarded = parser.add_argument_group("pgn-arbiter's options, passed on to every shard")
     for flag in ("--rules", "--select", "--ignore", "--baseline", "--winnability"):
         forwarded.add_argument(flag)
@@ -490,6 +439,12 @@ def parse_args(argv=None):
         if value is not None:
             args.extra += [f"--{name}", value]
     args.extra += [flag for flag in ("--strict-tags", "--no-variations") if getattr(args, flag[2:].replace("-", "_"))]
+    if args.no_duplicates:
+        args.extra.append("--no-duplicates")
+    # What an audit's results depend on (the rest acts when rendering).
+    reporting = {"--select", "--ignore", "--baseline"}
+    args.judging = [a for i, a in enumerate(args.extra)
+                    if a not in reporting and (i == 0 or args.extra[i - 1] not in reporting)]
     return args
 
 
@@ -538,13 +493,6 @@ def drive(args):
     try:
         if args.wheel:
             client.register_plugin(wheel)
-        if args.format == "parquet":
-            lacking = {worker: why for worker, why in client.run(pyarrow_missing).items() if why}
-            if lacking:
-                worker, why = sorted(lacking.items())[0]
-                raise Trouble(f"--format parquet needs pyarrow on every worker, and {len(lacking)} lack it "
-                              f"({worker}: {why}): pip install -r scale/requirements.txt there")
-
         def where_the_tool_is(fn, *fn_args):
             if arbiter:
                 return fn(arbiter, *fn_args)
@@ -554,7 +502,7 @@ def drive(args):
         shards, lost, identities = plan(args.inputs, args.shard_size,
                                         lambda path: where_the_tool_is(frames_of, os.path.abspath(path)))
         tool = {"version": where_the_tool_is(version_of)}
-        ids = [shard_id(path, identities[path], options, args.inputs[:n].count(path), [*extra, args.format],
+        ids = [shard_id(path, identities[path], options, args.inputs[:n].count(path), args.judging,
                         tool["version"]) for path, options, n in shards]
         tool.update({"wheel": os.path.basename(args.wheel), "sha256": wheel.digest} if args.wheel
                     else {"path": arbiter})
@@ -573,10 +521,13 @@ def drive(args):
 
 class Pipeline:
     """Counts the lines of every shard but the last of its input, audits
-    each shard as soon as the lines before it are known, and numbers each
-    audited shard's games (on the cluster too) as soon as the games before
-    it are known: no step waits for a pass over every shard. Resumes from
-    the manifest: a shard's `lines`, `audit` and `numbered` records."""
+    each shard (keeping its results) as soon as the lines before it are
+    known: no audit waits for a pass over every shard. Once every shard is
+    audited, one task gives their games to the run-wide checks
+    (`pgn-arbiter across`, unless --no-duplicates), and then each shard's
+    reports are rendered on the cluster, its games numbered on from the
+    shards before it. Resumes from the manifest: a shard's `lines`,
+    `audit`, `across` and `rendered` records."""
 
     def __init__(self, client, arbiter, args, shards, ids, manifest, parts):
         self.client, self.arbiter, self.args = client, arbiter, args
@@ -589,9 +540,8 @@ class Pipeline:
         self.lines_before = {}
         self.games_before = {}
         self.audited = {}  # index -> the audit's record, once there is one
-        self.fresh = set()  # the shards audited by this run
+        self.across = {}  # index -> its across file (None with --no-duplicates)
         self.next_audit = dict.fromkeys(self.by_input, 0)
-        self.next_number = dict.fromkeys(self.by_input, 0)
         self.audits = self.finished = 0
         self.what = {}
         from dask.distributed import as_completed
@@ -601,8 +551,8 @@ class Pipeline:
         return self.manifest.shards.get(self.ids[index], {}).get(key)
 
     def submit(self, kind, index, fn, *fn_args, **options):
-        future = self.client.submit(fn, *fn_args, key=f"{kind}-{self.ids[index]}", retries=self.args.retries,
-                                    pure=False, **options)
+        key = f"{kind}-{self.ids[index]}" if index is not None else f"{kind}-{time.monotonic_ns()}"
+        future = self.client.submit(fn, *fn_args, key=key, retries=self.args.retries, pure=False, **options)
         self.what[future] = (kind, index)
         self.running.add(future)
 
@@ -617,12 +567,14 @@ class Pipeline:
                 # Counting is short, and the audits of later shards wait for it.
                 self.submit("lines", index, count_lines, self.arbiter, path, options, self.args.cwd, priority=10)
         self.submit_audits()
-        self.submit_numbering()
+        self.after_audits()
         for future in self.running:
             kind, index = self.what.pop(future)
             try:
                 result = future.result()
             except Exception as err:  # retries spent: tried again on a rerun
+                if kind == "across":
+                    raise Trouble(f"looking across the shards failed: {err}")
                 result = {"failed": f"gave up after {self.args.retries} retries: {err}", "transient": True}
             if kind == "lines":
                 self.lines[index] = None if "failed" in result else result["lines"]
@@ -633,22 +585,27 @@ class Pipeline:
                     result["lines_before"] = self.lines_before[index]
                 self.manifest.record(self.ids[index], "audit", result)
                 self.audited[index] = result
-                self.fresh.add(index)
                 self.finished += 1
                 if sys.stderr.isatty():
                     print(f"\raudit.py: {self.finished} of {self.audits} shards audited", end="", file=sys.stderr)
-                self.submit_numbering()
+                self.after_audits()
+            elif kind == "across":
+                key, files = self.across_key, self.across_files
+                for i, path in files.items():
+                    self.manifest.record(self.ids[i], "across", {"key": key, "file": path})
+                self.across = dict(files)
+                self.submit_renders()
             else:
                 if "failed" in result:
-                    raise Trouble(f"{self.shards[index][0]}: numbering the games of a shard failed: "
+                    raise Trouble(f"{self.shards[index][0]}: rendering the reports of a shard failed: "
                                   f"{result['failed']}")
-                older = [self.record(index, "numbered") or {}, self.audited[index]]
-                self.manifest.record(self.ids[index], "numbered", result)
-                # The files it was numbered from are no longer needed.
-                for old in older:
-                    for key in ("findings", "games"):
-                        if old.get(key) not in (None, result[key]) and os.path.exists(old[key]):
-                            os.remove(old[key])
+                older = self.record(index, "rendered") or {}
+                result["options"] = [*self.args.extra, self.args.format]
+                self.manifest.record(self.ids[index], "rendered", result)
+                # The reports it replaces are no longer needed.
+                for key in ("findings", "games", "summary"):
+                    if older.get(key) not in (None, result[key]) and os.path.exists(older[key]):
+                        os.remove(older[key])
         if self.finished and sys.stderr.isatty():
             print(file=sys.stderr)
 
@@ -665,47 +622,65 @@ class Pipeline:
                 self.lines_before[index] = before
                 self.next_audit[n] += 1
                 done = self.record(index, "audit")
-                numbered = self.record(index, "numbered") or done
                 if done and "failed" in done and not done.get("transient"):
                     self.audited[index] = done
                     continue
                 if done and "failed" not in done and done.get("lines_before") == before \
-                        and all(os.path.exists(numbered[key]) for key in ("findings", "games")) \
-                        and os.path.exists(done["summary"]):
+                        and all(os.path.exists(done[key]) for key in ("results", "summary")):
                     self.audited[index] = done
                     continue
                 path, options, _ = self.shards[index]
                 self.submit("audit", index, audit_shard, self.arbiter, path, options, before, self.parts,
-                            self.ids[index], self.args.extra, self.args.cwd, self.args.format)
+                            self.ids[index], self.args.judging, self.args.cwd)
                 self.audits += 1
 
-    def submit_numbering(self):
-        """Submits the numbering of each input's audited shards whose games
-        before are known (every earlier shard of the input audited, or
-        failed: it then adds none)."""
+    def after_audits(self):
+        """Once every shard is audited: the games before each (every earlier
+        audited shard of its input's; a failed one adds none), then the look
+        across the shards, unless the manifest has it for these shards and
+        numbers, and then the renderings."""
+        if len(self.audited) < len(self.shards):
+            return
+        shards = []
         for n, indices in self.by_input.items():
-            while self.next_number[n] < len(indices):
-                k = self.next_number[n]
-                index = indices[k]
-                if index not in self.audited:
-                    break
-                previous = indices[k - 1] if k > 0 else None
-                before = 0 if previous is None else self.games_before[previous] + \
-                    self.audited[previous].get("games_audited", 0)
+            before = 0
+            for index in indices:
                 self.games_before[index] = before
-                self.next_number[n] += 1
                 audit = self.audited[index]
-                if "failed" in audit:
-                    continue
-                numbered = self.record(index, "numbered")
-                if index in self.fresh or not numbered:
-                    source = {**audit, "games_before": 0}
-                elif numbered["games_before"] == before:
-                    continue
-                else:
-                    source = numbered
-                self.submit("numbered", index, number_shard, source, before, self.parts, self.ids[index],
-                            self.args.format)
+                if "failed" not in audit:
+                    shards.append(index)
+                    before += audit["games_audited"]
+        if self.args.no_duplicates:
+            self.across = dict.fromkeys(shards)
+            self.submit_renders()
+            return
+        listed = [(self.ids[i], self.games_before[i]) for i in sorted(shards)]
+        self.across_key = hashlib.sha256(json.dumps([listed, self.args.memory_limit]).encode()).hexdigest()[:16]
+        self.across_files = {i: os.path.join(self.parts, f"{self.ids[i]}.{self.across_key}.across")
+                             for i in shards}
+        known = [self.record(i, "across") or {} for i in shards]
+        if all(k.get("key") == self.across_key and os.path.exists(k.get("file", "")) for k in known):
+            self.across = dict(self.across_files)
+            self.submit_renders()
+            return
+        listing = [{"results": self.audited[i]["results"], "games_before": self.games_before[i],
+                    "across": self.across_files[i]} for i in sorted(shards)]
+        list_path = os.path.join(self.parts, f"across-{self.across_key}.jsonl")
+        self.submit("across", None, across_shards, self.arbiter, listing, list_path, self.args.memory_limit,
+                    self.args.cwd)
+
+    def submit_renders(self):
+        """Renders each audited shard's reports, unless the manifest has
+        them for the same games before and run-wide findings."""
+        for index, across in self.across.items():
+            before = self.games_before[index]
+            done = self.record(index, "rendered")
+            if done and done.get("games_before") == before and done.get("across") == across \
+                    and done.get("options") == [*self.args.extra, self.args.format] \
+                    and all(os.path.exists(done[key]) for key in ("findings", "games", "summary")):
+                continue
+            self.submit("rendered", index, render_shard, self.arbiter, self.audited[index], across, before,
+                        self.parts, self.ids[index], self.args.extra, self.args.cwd, self.args.format)
 
 
 class CsvReports:
@@ -788,17 +763,17 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
                                "transient": bool(audit.get("transient")),
                                "after_game": before, "after_line": lines_before.get(index, 0)})
                 continue
-            numbered = record.get("numbered")
-            if not numbered or numbered["games_before"] != before:
+            rendered = record.get("rendered")
+            if not rendered or rendered["games_before"] != before:
                 raise Trouble(f"{path} {' '.join(options)}: its games are not numbered from {before + 1}")
             # Every game counted exactly once: the games report has one
             # row each.
-            if numbered["rows"] != audit["games_audited"]:
-                raise Trouble(f"{path} {' '.join(options)}: {numbered['rows']} rows in its games report for "
+            if rendered["rows"] != audit["games_audited"]:
+                raise Trouble(f"{path} {' '.join(options)}: {rendered['rows']} rows in its games report for "
                               f"{audit['games_audited']} games audited")
-            reports.add(numbered)
-            games_before[n] = before + numbered["rows"]
-            with open(audit["summary"], encoding="utf-8") as f:
+            reports.add(rendered)
+            games_before[n] = before + rendered["rows"]
+            with open(rendered["summary"], encoding="utf-8") as f:
                 total = json.load(f)["total"]
             for key in ("games", "plies", "findings"):
                 totals[key] += total[key]
@@ -816,7 +791,7 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
             "failed_shards": failed,
             "lost": lost,
             "total": {**totals, "files": len(args.inputs), "by_code": dict(sorted(totals["by_code"].items()))},
-            "options": {"no_duplicates": True, "rules": args.rules, "shard_size": args.shard_size,
+            "options": {"no_duplicates": args.no_duplicates, "rules": args.rules, "shard_size": args.shard_size,
                         "forwarded": args.extra, "format": args.format},
             "tool": tool,
             "seconds": {**{step: round(t, 3) for step, t in seconds.items()},

@@ -6,8 +6,9 @@
 inputs are every plain golden fixture joined (a plain file, cut by bytes)
 and the same bytes as zstd frames cut at arbitrary bytes with a skippable
 frame before each (cut by frames), with small shards. Checked: the joined
-reports equal one run's (games numbered in the join, also after a file
-name the CSV writer quotes); a worker killed in the middle of a shard is
+reports equal one run's, copies and rounds found across shards and inputs
+(games numbered on from shard to shard, also after a file name the CSV
+writer quotes); a worker killed in the middle of a shard is
 replaced and the shard retried, with the same result; a shard of a corrupt
 frame is named in the summary and the others are joined; a run interrupted
 and run again resumes from its manifest, and a file edited in place is
@@ -92,7 +93,7 @@ class Driver(unittest.TestCase):
     def single_run(cls, inputs, options=()):
         out = tempfile.mkdtemp(dir=cls.tmp.name)
         findings, games = os.path.join(out, "f.csv"), os.path.join(out, "g.csv")
-        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", *options, "--findings", findings,
+        subprocess.run([ARBITER, "-q", "--fail-on", "never", *options, "--findings", findings,
                         "--games", games, *inputs], check=True)
         return read(findings), read(games)
 
@@ -112,7 +113,7 @@ class Driver(unittest.TestCase):
         """A pgn-arbiter that runs `body` (shell) before an audit of a shard."""
         path = tempfile.mktemp(dir=self.tmp.name, suffix=".sh")
         with open(path, "w") as f:
-            f.write(f"#!/bin/sh\ncase \"$*\" in *--findings*) {body} ;; esac\nexec {ARBITER} \"$@\"\n")
+            f.write(f"#!/bin/sh\ncase \"$*\" in *--keep-results*) {body} ;; esac\nexec {ARBITER} \"$@\"\n")
         os.chmod(path, 0o755)
         return path
 
@@ -125,6 +126,35 @@ class Driver(unittest.TestCase):
         self.assertTrue(summary["complete"])
         self.assertGreater(summary["shards"], 8)
         self.assertEqual(summary["total"]["games"], self.one[1].count(b"\n") - 1)
+
+    def test_copies_and_rounds_are_found_across_shards(self):
+        """The zstd input holds the plain one's games: each is a copy of a
+        game in another input and shard, as one run finds it; with
+        --no-duplicates the joined reports are one such run's."""
+        findings = self.one[0].decode()
+        self.assertGreater(findings.count(f"{self.zst},"), 0)
+        copies = [row for row in findings.splitlines() if row.startswith(f"{self.zst},") and ",duplicate-game," in row]
+        self.assertGreater(len(copies), 100)
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out, extra=["--no-duplicates"])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.single_run(self.inputs, ["--no-duplicates"]))
+        self.assertTrue(load(os.path.join(out, "summary.json"))["options"]["no_duplicates"])
+
+    def test_a_rerun_with_other_report_options_renders_again_only(self):
+        """--select, --ignore and --baseline act when rendering: a rerun with
+        them audits nothing again, and its reports are one run's."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        log = os.path.join(out, "calls.log")
+        logged = self.wrapper(f'echo "$*" >> {log}')
+        done = self.drive(out, binary=logged)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        audited = len(read(log).decode().splitlines())
+        options = ["--ignore", "duplicate-board,missing-tag"]
+        done = self.drive(out, binary=logged, extra=options)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(len(read(log).decode().splitlines()), audited, "no audit again")
+        self.assertEqual(self.joined(out), self.single_run(self.inputs, options))
 
     def test_workers_that_install_the_wheel_by_pip(self):
         """No binary at a path: each worker installs the wheel, and the
@@ -187,7 +217,8 @@ class Driver(unittest.TestCase):
         with open(cut, "wb") as f:
             f.write(data[: len(data) * 2 // 3])
         out = tempfile.mkdtemp(dir=self.tmp.name)
-        done = self.drive(out, inputs=[cut, self.plain])
+        # No copies: the other input's games are the cut one's.
+        done = self.drive(out, inputs=[cut, self.plain], extra=["--no-duplicates"])
         self.assertEqual(done.returncode, 2, done.stderr)
         self.assertIn("not audited", done.stderr)
         summary = load(os.path.join(out, "summary.json"))
@@ -200,12 +231,12 @@ class Driver(unittest.TestCase):
         # Up to the cut, the games are those of the whole file; after it,
         # the other input's, all of them.
         findings, games = self.joined(out)
-        whole_games = self.single_run([self.zst])[1].decode().splitlines()[1:]
+        whole_games = self.single_run([self.zst], ["--no-duplicates"])[1].decode().splitlines()[1:]
         cut_games = [g for g in games.decode().splitlines()[1:] if g.startswith(cut + ",")]
         self.assertGreater(len(cut_games), 10)
         self.assertEqual([g.split(",", 1)[1] for g in cut_games],
                          [g.split(",", 1)[1] for g in whole_games[: len(cut_games)]])
-        plain_findings, plain_games = self.single_run([self.plain])
+        plain_findings, plain_games = self.single_run([self.plain], ["--no-duplicates"])
         self.assertTrue(games.endswith(plain_games.split(b"\n", 1)[1]))
         self.assertTrue(findings.endswith(plain_findings.split(b"\n", 1)[1]))
 
@@ -252,8 +283,9 @@ class Driver(unittest.TestCase):
         done = self.drive(out, binary=fast)
         self.assertIn(done.returncode, (0, 1), done.stderr)
         self.assertEqual(self.joined(out), self.one)
-        # Shard audits (not the run that reads the reports' headers).
-        second = [line for line in read(log).decode().splitlines()[len(first):] if "--no-header" in line]
+        # Shard audits (not the renderings, nor the run that reads the
+        # reports' headers).
+        second = [line for line in read(log).decode().splitlines()[len(first):] if "--keep-results" in line]
         total = len(shards_in(out))
         # Only what was not done is audited again.
         self.assertEqual(len(second), total - done_before, "\n".join(second))
@@ -349,7 +381,7 @@ class Driver(unittest.TestCase):
         done = self.drive(out, inputs=[self.plain], binary=fine)
         self.assertIn(done.returncode, (0, 1), done.stderr)
         self.assertEqual(self.joined(out), one)
-        again = [line for line in read(log).decode().splitlines()[audited_before:] if "--no-header" in line]
+        again = [line for line in read(log).decode().splitlines()[audited_before:] if "--keep-results" in line]
         self.assertEqual(len(again), 1, again)
         self.assertIn("--bytes 49152..73728", again[0])
         # Only the parts in use are left.
@@ -366,7 +398,7 @@ class Driver(unittest.TestCase):
         done = self.drive(out, extra=["--format", "parquet"])
         self.assertIn(done.returncode, (0, 1), done.stderr)
         one = tempfile.mkdtemp(dir=self.tmp.name)
-        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", "--output-format", "parquet",
+        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--output-format", "parquet",
                         "--findings", os.path.join(one, "f.parquet"), "--games", os.path.join(one, "g.parquet"),
                         *self.inputs], check=True)
         summary = load(os.path.join(out, "summary.json"))
@@ -402,10 +434,14 @@ class Driver(unittest.TestCase):
         self.assertEqual(self.joined(out), self.one)
         calls = read(log).decode().splitlines()
         self.assertEqual([c for c in calls if c.startswith("frames")], [f"frames {self.zst}"])
-        audits = [c for c in calls if "--no-header" in c]
+        audits = [c for c in calls if "--keep-results" in c]
         counts = [c for c in calls if "--count" in c]
         self.assertGreater(len(audits), 10)
-        self.assertFalse([c for c in calls if "--count " in c or "--game-offset" in c])
+        self.assertFalse([c for c in calls if "--count " in c])
+        self.assertFalse([c for c in audits + counts if "--game-offset" in c])
+        # One look across the shards, then a rendering a shard.
+        self.assertEqual(len([c for c in calls if c.startswith("across ")]), 1)
+        self.assertEqual(len([c for c in calls if "--render" in c]), len(audits))
         for call in audits + counts:
             self.assertEqual("--zstd-frames" in call, "--frame-bytes" in call, call)
         # Every shard but the last of each input has its lines counted.
@@ -420,7 +456,7 @@ class Driver(unittest.TestCase):
         done = self.drive(os.path.relpath(out, self.tmp.name), inputs=names, cwd=self.tmp.name)
         self.assertIn(done.returncode, (0, 1), done.stderr)
         findings = os.path.join(out, "f.csv")
-        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--no-duplicates", "--findings", findings,
+        subprocess.run([ARBITER, "-q", "--fail-on", "never", "--findings", findings,
                         "--games", os.path.join(out, "g.csv"), *names], check=True, cwd=self.tmp.name)
         self.assertEqual(self.joined(out), (read(findings), read(os.path.join(out, "g.csv"))))
 
@@ -445,16 +481,6 @@ class Driver(unittest.TestCase):
             self.assertEqual(done.returncode, 2, (kwargs, done.stderr))
             self.assertIn(said, done.stderr, kwargs)
         self.assertEqual(read(inside), read(self.plain))
-        # --format parquet with workers that cannot import pyarrow.
-        fake = tempfile.mkdtemp(dir=self.tmp.name)
-        os.mkdir(os.path.join(fake, "pyarrow"))
-        with open(os.path.join(fake, "pyarrow", "__init__.py"), "w") as f:
-            f.write("raise ImportError('this pyarrow is broken')\n")
-        done = self.drive(tempfile.mkdtemp(dir=self.tmp.name), extra=["--format", "parquet"],
-                          env={"PYTHONPATH": fake})
-        self.assertEqual(done.returncode, 2, done.stderr)
-        self.assertIn("needs pyarrow on every worker, and 2 lack it", done.stderr)
-        self.assertIn("this pyarrow is broken", done.stderr)
         # A manifest that is not one: exit 2, and nothing else is touched.
         with open(os.path.join(out, "manifest.jsonl"), "w") as f:
             f.write("{not json\n{}\n")
