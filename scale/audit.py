@@ -269,10 +269,11 @@ def across_shards(arbiter, shards, list_path, memory_limit, cwd):
     failure raises: the cluster retries it."""
     write_atomic(list_path, "".join(json.dumps(shard) + "\n" for shard in shards))
     command = [arbiter or installed(), "across", "--memory-limit", memory_limit, list_path]
+    started = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if done.returncode != 0:
         raise RuntimeError(f"pgn-arbiter across: exit status {done.returncode}: {done.stderr.strip()}")
-    return json.loads(done.stdout)
+    return {**json.loads(done.stdout), "seconds": time.monotonic() - started}
 
 
 def render_shard(arbiter, audit, across, games_before, parts, ident, extra, cwd, form="csv"):
@@ -511,7 +512,8 @@ def drive(args):
         pipeline = Pipeline(client, arbiter, args, shards, ids, manifest, parts)
         pipeline.run()
         lines_before = pipeline.lines_before
-        seconds = {"plan": planned - started, "shards": time.monotonic() - planned}
+        seconds = {"plan": planned - started, "shards": time.monotonic() - planned,
+                   "across": pipeline.across_seconds}
     finally:
         client.close()
         manifest.close()
@@ -541,6 +543,7 @@ class Pipeline:
         self.games_before = {}
         self.audited = {}  # index -> the audit's record, once there is one
         self.across = {}  # index -> its across file (None with --no-duplicates)
+        self.across_seconds = 0.0  # the wall time of the look across the shards
         self.next_audit = dict.fromkeys(self.by_input, 0)
         self.audits = self.finished = 0
         self.what = {}
@@ -594,6 +597,7 @@ class Pipeline:
                 for i, path in files.items():
                     self.manifest.record(self.ids[i], "across", {"key": key, "file": path})
                 self.across = dict(files)
+                self.across_seconds = result["seconds"]
                 self.submit_renders()
             else:
                 if "failed" in result:
