@@ -128,12 +128,7 @@ impl Config {
         let jobs = jobs(cli.jobs)?;
         let fail_on = fail_on(cli.fail_on);
         let mut options = options(&cli, jobs);
-        let usage = |e: crate::report::selection::SelectionError| UsageError(e.to_string());
-        let mut selection =
-            Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(usage)?;
-        if let Some(path) = &cli.baseline {
-            selection = selection.with_baseline(path).map_err(usage)?;
-        }
+        let mut selection = selection(&cli)?;
         let trf = trf(cli.trf.as_deref())?;
         let (inputs, render) = sources(&cli)?;
         let keep_results = kept(&cli, &inputs)?;
@@ -225,6 +220,16 @@ impl Config {
             settings: settings.map(|s| s.path),
             stop: None,
         })
+    }
+}
+
+/// Which findings are reported: `--select`, `--ignore`, `--baseline`.
+fn selection(cli: &Cli) -> Result<Selection, UsageError> {
+    let usage = |e: crate::report::selection::SelectionError| UsageError(e.to_string());
+    let selection = Selection::new(cli.select.as_deref(), cli.ignore.as_deref()).map_err(usage)?;
+    match &cli.baseline {
+        Some(path) => selection.with_baseline(path).map_err(usage),
+        None => Ok(selection),
     }
 }
 

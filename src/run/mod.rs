@@ -230,14 +230,11 @@ impl Outputs {
         let summary = config.summary.as_ref().map(open).transpose()?;
         let html = config.html.as_ref().map(open).transpose()?;
         let baseline_update = config.baseline_update.as_ref().map(open).transpose()?;
+        let opened = [&results, &baseline_update, &games, &summary, &html];
         let to_file = findings.is_file()
-            || results.as_ref().is_some_and(output::Opened::is_file)
-            || baseline_update
-                .as_ref()
-                .is_some_and(output::Opened::is_file)
-            || games.as_ref().is_some_and(output::Opened::is_file)
-            || summary.as_ref().is_some_and(output::Opened::is_file)
-            || html.as_ref().is_some_and(output::Opened::is_file)
+            || opened
+                .iter()
+                .any(|o| o.as_ref().is_some_and(output::Opened::is_file))
             || config
                 .fix
                 .iter()
