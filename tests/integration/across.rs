@@ -318,3 +318,34 @@ fn renderings_refuse_what_they_cannot_render() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("another game"));
 }
+
+/// The real archives of the shared corpora (tournaments, online games,
+/// a broadcast, engine events, Chess960), joined and cut at arbitrary
+/// bytes: their copies and rounds span the cuts, and the rendered reports
+/// are still one run's.
+#[test]
+#[ignore = "reads ../shared/corpora; .ci/run runs it"]
+fn real_archives_in_shards_are_one_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for dir in ["master", "online", "engine", "chess960"] {
+        for entry in fs::read_dir(corpora().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut all = Vec::new();
+    for file in files {
+        all.extend_from_slice(&fs::read(file).unwrap());
+        all.extend_from_slice(b"\n\n");
+    }
+    let input = tmp.path().join("corpora.pgn");
+    fs::write(&input, &all).unwrap();
+    let len = all.len() as u64;
+    let cuts: Vec<u64> = (0..=7).map(|i| len * i / 7).collect();
+    let found = joined_equals_one_run(&input, &cuts, &[]);
+    assert!(found > 300, "{found} run-wide findings");
+}
