@@ -30,8 +30,9 @@ with --no-duplicates); the join checks that each shard's games report has
 one row for every game it audited. A shard that fails for good
 (pgn-arbiter's exit status 2: an unreadable or corrupt input) is not
 retried: it is named in the summary, which then says the run is not
-complete, the other shards are joined (the run-wide checks see their
-games only), and the exit status is 2. Exit status 1: findings at or above
+complete, the games it read before the damage and the other shards are
+joined (the run-wide checks see those games only), and the exit status
+is 2. Exit status 1: findings at or above
 error; 0: none.
 
 With --format parquet the reports are the directories DIR/findings/ and
@@ -247,9 +248,14 @@ def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
     """Audits one shard, keeping its games' results (`--keep-results`) in
     `ident.results`, its lines numbered from `lines_before` + 1. Exit
     status 2 is a result (the input is bad: retrying will not help); any
-    other failure raises, and the cluster retries the shard."""
+    other failure raises, and the cluster retries the shard. A shard whose
+    data is damaged part of the way keeps the games read before the damage
+    (`ident.results.partial`): the result names them as `partial`."""
     results = os.path.join(parts, f"{ident}.results")
     summary = os.path.join(parts, f"{ident}.summary.json")
+    for old in (summary, results + ".partial"):
+        if os.path.exists(old):
+            os.remove(old)
     command = [
         arbiter or installed(), "-q", "-j", "1", "--isolated", "--fail-on", "never",
         "--line-offset", str(lines_before), "--keep-results", results, "--summary", summary,
@@ -257,10 +263,21 @@ def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
     ]
     done = run_tool(command, path, options, cwd, parts)
     if isinstance(done, dict):
+        partial = results + ".partial"
+        if not done.get("transient") and os.path.exists(partial) and os.path.exists(summary):
+            with open(summary, encoding="utf-8") as f:
+                read = json.load(f)["total"]["games"]
+            done["partial"] = {"results": partial, "games_audited": read}
         return done
     with open(summary, encoding="utf-8") as f:
         games_audited = json.load(f)["total"]["games"]
     return {"results": results, "summary": summary, "games_audited": games_audited}
+
+
+def usable(audit):
+    """What of an audit can be rendered: the whole shard, the games read
+    before its damage, or nothing."""
+    return audit.get("partial") if "failed" in audit else audit
 
 
 def across_shards(arbiter, shards, list_path, memory_limit, cwd):
@@ -650,8 +667,8 @@ class Pipeline:
             before = 0
             for index in indices:
                 self.games_before[index] = before
-                audit = self.audited[index]
-                if "failed" not in audit:
+                audit = usable(self.audited[index])
+                if audit:
                     shards.append(index)
                     before += audit["games_audited"]
         if self.args.no_duplicates:
@@ -667,7 +684,7 @@ class Pipeline:
             self.across = dict(self.across_files)
             self.submit_renders()
             return
-        listing = [{"results": self.audited[i]["results"], "games_before": self.games_before[i],
+        listing = [{"results": usable(self.audited[i])["results"], "games_before": self.games_before[i],
                     "across": self.across_files[i]} for i in sorted(shards)]
         list_path = os.path.join(self.parts, f"across-{self.across_key}.jsonl")
         self.submit("across", None, across_shards, self.arbiter, listing, list_path, self.args.memory_limit,
@@ -683,7 +700,7 @@ class Pipeline:
                     and done.get("options") == [*self.args.extra, self.args.format] \
                     and all(os.path.exists(done[key]) for key in ("findings", "games", "summary")):
                 continue
-            self.submit("rendered", index, render_shard, self.arbiter, self.audited[index], across, before,
+            self.submit("rendered", index, render_shard, self.arbiter, usable(self.audited[index]), across, before,
                         self.parts, self.ids[index], self.args.extra, self.args.cwd, self.args.format)
 
 
@@ -758,15 +775,19 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
             before = games_before.get(n, 0)
             if "failed" in audit:
                 # Where the gap is: the games and lines of the input
-                # reported before it. Later games of the input are
-                # numbered as if the shard held none (its games could
-                # not be counted), so their game numbers are short by
-                # what it held; their line numbers too when its lines
-                # could not be counted either.
+                # reported before it (with the games of the shard read
+                # before its damage, `games_read`, which are reported).
+                # Later games of the input are numbered as if the rest of
+                # the shard held none (its games could not be counted), so
+                # their game numbers are short by what it held; their line
+                # numbers too when its lines could not be counted either.
+                read = (audit.get("partial") or {}).get("games_audited", 0)
                 failed.append({"input": path, "shard": options, "problem": audit["failed"],
-                               "transient": bool(audit.get("transient")),
-                               "after_game": before, "after_line": lines_before.get(index, 0)})
-                continue
+                               "transient": bool(audit.get("transient")), "games_read": read,
+                               "after_game": before + read, "after_line": lines_before.get(index, 0)})
+                if not read:
+                    continue
+                audit = audit["partial"]
             rendered = record.get("rendered")
             if not rendered or rendered["games_before"] != before:
                 raise Trouble(f"{path} {' '.join(options)}: its games are not numbered from {before + 1}")
