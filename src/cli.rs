@@ -187,7 +187,9 @@ pub struct Cli {
     /// --render. The first step of an archive audited in shards with the
     /// run-wide checks (duplicates, rounds) seeing every shard's games;
     /// the one INPUT's games are numbered from 1 there. --summary counts
-    /// the games; their findings are counted when rendered.
+    /// the games; their findings are counted when rendered. FILE appears
+    /// whole when the run completes; after an unreadable input, the games
+    /// read before it are kept as FILE.partial.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["findings", "games", "html", "fix", "trf", "baseline_update", "count", "count_lines", "game_offset"])]
     pub keep_results: Option<PathBuf>,
 

@@ -298,6 +298,13 @@ impl Reader {
         Ok(reader)
     }
 
+    /// The bytes of the file read so far (for a progress bar).
+    pub fn position(&mut self) -> u64 {
+        use std::io::Seek;
+        let file = self.input.get_mut().get_mut();
+        file.stream_position().unwrap_or(0)
+    }
+
     /// A results file's next game.
     pub fn next_game(&mut self) -> Result<Option<GameResult>, String> {
         self.next::<Game>()?.map(Game::result).transpose()

@@ -646,8 +646,8 @@ pub fn run(config: &Config) -> Status {
             .then(|| Arc::new(config.selection.clone())),
     };
     match &config.render {
-        Some(render) => results::replay(render, config.game_offset, &mut |checked| {
-            sink.take(checked)
+        Some(render) => results::replay(render, config.game_offset, &tally.bytes, &mut |c| {
+            sink.take(c)
         }),
         None => pipeline::run(
             &config.inputs,

@@ -19,6 +19,7 @@
 use std::{
     io::BufWriter,
     path::{Path, PathBuf},
+    sync::atomic::{AtomicU64, Ordering},
 };
 
 use serde::Deserialize;
@@ -38,9 +39,15 @@ const BATCH: usize = 256;
 /// Hands the games of `render`'s results to `sink` as the pipeline hands an
 /// audit's, numbered from `offset` + 1 (input 0), each with its run-wide
 /// findings after its own; a file that cannot be read is a problem of the
-/// input.
-pub fn replay(render: &Render, offset: u64, sink: &mut dyn FnMut(Checked) -> bool) {
-    let stopped = match replay_games(render, offset, sink) {
+/// input. `read`: the bytes of the results read so far, for the progress
+/// bar.
+pub fn replay(
+    render: &Render,
+    offset: u64,
+    read: &AtomicU64,
+    sink: &mut dyn FnMut(Checked) -> bool,
+) {
+    let stopped = match replay_games(render, offset, read, sink) {
         Ok(going) => !going,
         Err(message) => !sink(Checked::Problem { input: 0, message }),
     };
@@ -93,6 +100,7 @@ fn name(path: &Path) -> impl Fn(String) -> String + '_ {
 fn replay_games(
     render: &Render,
     offset: u64,
+    read: &AtomicU64,
     sink: &mut dyn FnMut(Checked) -> bool,
 ) -> Result<bool, String> {
     let (mut games, _) =
@@ -111,6 +119,7 @@ fn replay_games(
         }
         batch.push(game);
         if batch.len() == BATCH {
+            read.store(games.position(), Ordering::Relaxed);
             let games = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
             if !sink(Checked::Games {
                 input: 0,
