@@ -267,13 +267,15 @@ pub struct Cli {
     #[arg(long)]
     pub strict_tags: bool,
 
-    /// Do not look across the run's games: no duplicates, no rounds. By
-    /// default a game with the same players, start and moves as an
-    /// earlier one of the run (any input) is reported as `duplicate-game`,
-    /// naming the first, and a player or board given twice in a round as
-    /// `player-twice-in-round` or `duplicate-board`; these keep about 22
-    /// bytes a game, and a few for each player of a round, for the whole
-    /// run (see --memory-limit).
+    /// Do not look across the run's games: no duplicates, no rounds, no
+    /// players' names. By default a game with the same players, start and
+    /// moves as an earlier one of the run (any input) is reported as
+    /// `duplicate-game`, naming the first, a player or board given twice
+    /// in a round as `player-twice-in-round` or `duplicate-board`, and a
+    /// FIDE ID under a name other than the one it first had as
+    /// `player-name-variant`; these keep about 22 bytes a game, and a few
+    /// for each player of a round, for the whole run (see --memory-limit),
+    /// and about 60 bytes a FIDE ID, up to 16 MiB.
     #[arg(long)]
     pub no_duplicates: bool,
 

@@ -236,6 +236,9 @@ kinds! {
     /// A TimeControl written as people write it (`15 min. + 10 s. per
     /// move`, `40/5400+30`), whose meaning is plain, not as PGN 9.6.1 does.
     NonStandardTimeControl => "non-standard-time-control", Info, Pgn("PGN 9.6.1"), Fix::No;
+    /// One FIDE ID under names that differ however they are folded,
+    /// across the run.
+    PlayerNameVariant => "player-name-variant", Warning, Audit, Fix::No;
 }
 
 /// Codes renamed, each with the kind it now names. A renamed code keeps
@@ -532,6 +535,7 @@ mod tests {
                 "empty-variation",
                 "unused-suppression",
                 "non-standard-time-control",
+                "player-name-variant",
             ]
         );
     }

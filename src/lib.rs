@@ -88,6 +88,8 @@
 //!   against the tournament's report file)
 //! - `src/checks/suppress.rs`: `unused-suppression` (a game's comments that
 //!   leave its findings out: judged by the writer once it has all of them)
+//! - `src/checks/across/identity.rs`: `player-name-variant` (run-wide: one
+//!   FIDE ID under several names)
 //!
 //! The whole path of a run, for one input in memory ([`audit_bytes`]): the
 //! games are cut, replayed and judged, and both reports written.

@@ -332,6 +332,11 @@ mod tests {
                  [Event \"E\"][Round \"1.1\"][White \"E\"][Black \"F\"]\n\n1. e4 *",
                 Kind::DuplicateBoard,
             ),
+            (
+                "[White \"Muzychuk,A\"][WhiteFideId \"14111330\"]\n\n1. e4 *\n\n\
+                 [White \"Muzychuk, Anna\"][WhiteFideId \"14111330\"]\n\n1. d4 *",
+                Kind::PlayerNameVariant,
+            ),
             // Found when the writer has all of a game's findings.
             (
                 "[White \"A\"]\n\n{pgn-arbiter: ignore illegal-move} 1. e4 *",

@@ -32,7 +32,7 @@ pub fn fold_name(name: &str) -> String {
 /// as a multiset (the sum of their hashes, and their count), as
 /// `fold_name` sorts them. An ASCII name is folded on the fly, without
 /// allocating (it runs for every game); others go through `fold_name`.
-fn folded_name_hash(name: &[u8]) -> (u64, u64) {
+pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
     let mut words = (0u64, 0u64);
     let mut add = |word: WordHash| {
         words.0 = words.0.wrapping_add(word.finish());

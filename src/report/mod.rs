@@ -434,11 +434,15 @@ impl Report {
         })
     }
 
-    /// Looks for duplicates of games across the run (`duplicate-game`) and
-    /// at each game's place in its round. `limit`: the bytes their tables
-    /// keep in memory before writing part of them to disk (0: no limit).
+    /// Looks for duplicates of games across the run (`duplicate-game`), at
+    /// each game's place in its round, and at the names each FIDE ID is
+    /// given (`player-name-variant`). `limit`: the bytes the duplicate and
+    /// round tables keep in memory before writing part of them to disk (0:
+    /// no limit).
     pub fn find_duplicates(&mut self, limit: usize) {
-        self.across.duplicates = Some(across::duplicates::Duplicates::with_limit(limit));
+        let tournament = self.across.tournament.take();
+        self.across = AcrossGames::of_run(limit);
+        self.across.tournament = tournament;
     }
 
     /// Writes the ratcheted baseline to `out` (`--baseline-update`): the

@@ -27,7 +27,7 @@ use serde::Deserialize;
 use super::pipeline::Checked;
 use crate::{
     Status,
-    checks::across::{AcrossGames, duplicates::Duplicates},
+    checks::across::AcrossGames,
     cli::VERSION,
     config::Render,
     report::kept::{AcrossGame, Reader, Records},
@@ -190,10 +190,7 @@ fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String>
             .map_err(|e| format!("{} line {}: {e}", list.display(), i + 1))?;
         shards.push(shard);
     }
-    let mut checks = AcrossGames {
-        duplicates: Some(Duplicates::with_limit(memory_limit)),
-        tournament: None,
-    };
+    let mut checks = AcrossGames::of_run(memory_limit);
     let (mut games, mut findings) = (0, 0);
     for shard in &shards {
         let (g, f) = across_shard(shard, &mut checks)?;

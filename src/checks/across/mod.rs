@@ -1,6 +1,7 @@
 //! Checks that need every game of the run: duplicate games ([`duplicates`]),
-//! players and boards given twice in a round ([`rounds`]), and the games
-//! against the tournament's report file ([`tournament`], `--trf`). The
+//! players and boards given twice in a round ([`rounds`]), one FIDE ID
+//! under several names ([`identity`]), and the games against the
+//! tournament's report file ([`tournament`], `--trf`). The
 //! writer gives each game, in input order, to every one of them
 //! ([`Across::game`]), and calls [`Across::finish`] once after the last.
 
@@ -9,6 +10,7 @@ use crate::finding::Finding;
 mod check;
 pub mod duplicates;
 mod fingerprints;
+pub mod identity;
 pub mod rounds;
 pub mod tournament;
 
@@ -19,6 +21,8 @@ pub use self::check::{Across, Seen};
 pub struct AcrossGames {
     /// Duplicates and rounds (none with `--no-duplicates`).
     pub duplicates: Option<duplicates::Duplicates>,
+    /// Players' FIDE IDs and names (none with `--no-duplicates`).
+    pub identity: Option<identity::Identity>,
     /// The games against the TRF (`--trf`).
     pub tournament: Option<tournament::TrfAudit>,
 }
@@ -27,8 +31,9 @@ impl AcrossGames {
     /// The checks that look at a game, in the order they do.
     fn each(&mut self) -> impl Iterator<Item = &mut dyn Across> {
         let duplicates = self.duplicates.as_mut().map(|c| c as &mut dyn Across);
+        let identity = self.identity.as_mut().map(|c| c as &mut dyn Across);
         let tournament = self.tournament.as_mut().map(|t| t as &mut dyn Across);
-        duplicates.into_iter().chain(tournament)
+        duplicates.into_iter().chain(identity).chain(tournament)
     }
 
     /// One game's run-wide findings, in input order.
@@ -49,11 +54,24 @@ impl AcrossGames {
         out
     }
 
+    /// The run-wide checks of a default run: duplicates, rounds and
+    /// players' identity, their tables within `limit` bytes (0: no limit).
+    pub fn of_run(limit: usize) -> AcrossGames {
+        AcrossGames {
+            duplicates: Some(duplicates::Duplicates::with_limit(limit)),
+            identity: Some(identity::Identity::with_limit(identity::LIMIT)),
+            tournament: None,
+        }
+    }
+
     /// What kept a table from staying within `--memory-limit`.
     pub fn trouble(&self) -> Vec<String> {
-        self.duplicates
+        let mut trouble = self
+            .duplicates
             .as_ref()
             .map(duplicates::Duplicates::trouble)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        trouble.extend(self.identity.as_ref().and_then(identity::Identity::trouble));
+        trouble
     }
 }
