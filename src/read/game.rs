@@ -28,6 +28,12 @@ pub fn fold_name(name: &str) -> String {
     words.join(" ")
 }
 
+/// A name [`folded_name_hash`] folded, as one 64-bit key (what the
+/// run-wide checks compare players by).
+pub fn folded_key((sum, count): (u64, u64)) -> u64 {
+    sum ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// A name as `fold_name` folds it, hashed for the fingerprint: its words
 /// as a multiset (the sum of their hashes, and their count), as
 /// `fold_name` sorts them. An ASCII name is folded on the fly, without
@@ -175,19 +181,35 @@ impl RawGame<'_> {
     ///
     /// [`Replay::moves`]: crate::board::replay::Replay::moves
     pub fn fingerprint(&self, played: usize, moves: u128) -> Option<u128> {
-        let player = |name: &str| {
+        self.fingerprint_with(played, moves, self.players_folded())
+    }
+
+    /// White's and Black's names as [`folded_name_hash`] folds them, each
+    /// `None` when the tag is missing or says nobody (empty, `?`, `-`).
+    pub fn players_folded(&self) -> [Option<(u64, u64)>; 2] {
+        ["White", "Black"].map(|tag| {
             self.tags
-                .get(name)
+                .get(tag)
                 .map(<[u8]>::trim_ascii)
                 .filter(|v| !matches!(*v, b"" | b"?" | b"-"))
-        };
-        let (white, black) = (player("White"), player("Black"));
-        if self.lexed.sans.is_empty() || (white.is_none() && black.is_none()) {
+                .map(folded_name_hash)
+        })
+    }
+
+    /// [`fingerprint`](Self::fingerprint), with the players' names as
+    /// [`players_folded`](Self::players_folded) gave them.
+    pub fn fingerprint_with(
+        &self,
+        played: usize,
+        moves: u128,
+        folded: [Option<(u64, u64)>; 2],
+    ) -> Option<u128> {
+        if self.lexed.sans.is_empty() || folded == [None, None] {
             return None;
         }
         let mut fp = Fingerprint::default();
-        for name in [white, black] {
-            let (sum, count) = folded_name_hash(name.unwrap_or_default());
+        for name in folded {
+            let (sum, count) = name.unwrap_or_default();
             fp.word(count);
             fp.word(sum);
         }

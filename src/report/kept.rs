@@ -71,6 +71,7 @@ struct Game {
     expected: Option<u8>,
     how_ended: HowEnded,
     fingerprint: Option<u128>,
+    folded: [Option<u64>; 2],
     findings: Vec<Kept>,
     suppressions: (Vec<(u64, String)>, u64),
 }
@@ -137,6 +138,7 @@ impl Game {
             expected: outcome_code(game.verdict.expected),
             how_ended: game.verdict.how_ended,
             fingerprint: game.fingerprint,
+            folded: game.folded,
             findings: game.findings.iter().map(Finding::kept).collect(),
             suppressions: game.suppressions.named(),
         }
@@ -159,6 +161,7 @@ impl Game {
         let mut result = GameResult::new(self.line, verdict, findings);
         result.tags = self.tags;
         result.fingerprint = self.fingerprint;
+        result.folded = self.folded;
         let (named, not_read) = self.suppressions;
         result.suppressions = Suppressions::from_named(named, not_read);
         Ok(result)
@@ -372,6 +375,8 @@ mod tests {
         assert_eq!(back.findings, game.findings);
         assert_eq!(back.suppressions, game.suppressions);
         assert_eq!(back.fingerprint, game.fingerprint);
+        assert_eq!(back.folded, game.folded);
+        assert!(game.folded[0].is_some());
         assert_eq!(back.verdict.expected, game.verdict.expected);
         assert_eq!(back.verdict.board_end, game.verdict.board_end);
         assert_eq!(back.verdict.how_ended, game.verdict.how_ended);

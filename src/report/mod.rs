@@ -135,6 +135,11 @@ pub struct GameResult {
     pub fixed: Option<crate::fix::Fixed>,
     /// The codes its comments leave out (`{pgn-arbiter: ignore CODE}`).
     pub suppressions: Suppressions,
+    /// White's and Black's names folded ([`folded_key`]), when they name
+    /// someone and the run-wide checks may need them (as the fingerprint).
+    ///
+    /// [`folded_key`]: crate::read::game::folded_key
+    pub folded: [Option<u64>; 2],
 }
 
 impl GameResult {
@@ -148,6 +153,7 @@ impl GameResult {
             fingerprint: None,
             fixed: None,
             suppressions: Suppressions::default(),
+            folded: [None, None],
         }
     }
 
@@ -233,6 +239,7 @@ impl GameResult {
             black: self.black(),
             result: self.result(),
             players: self.players(),
+            folded: self.folded,
             expected: self.verdict.expected,
         }
     }

@@ -36,6 +36,9 @@ pub struct Seen<'a> {
     /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
     /// BlackTitle.
     pub players: [&'a str; 6],
+    /// White's and Black's names folded, when they name someone
+    /// ([`folded_key`](crate::read::game::folded_key)).
+    pub folded: [Option<u64>; 2],
     /// The result the board decides, if it does.
     pub expected: Option<KnownOutcome>,
 }
@@ -73,6 +76,14 @@ impl<'a> Seen<'a> {
             black,
             result,
             players,
+            folded: [white, black].map(|name| {
+                let name = name.trim();
+                (!matches!(name, "" | "?" | "-")).then(|| {
+                    crate::read::game::folded_key(crate::read::game::folded_name_hash(
+                        name.as_bytes(),
+                    ))
+                })
+            }),
             expected: None,
         }
     }

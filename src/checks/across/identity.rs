@@ -10,20 +10,45 @@
 //! The first name a FIDE ID is seen with is kept, with where; a game that
 //! gives the ID another name is reported once for each other name, naming
 //! both spellings and where each was first seen. The table keeps about 60
-//! bytes an ID, up to its share of `--memory-limit`; past it, IDs not yet
-//! seen are not recorded (and the run says so), so their later spellings
-//! are not compared.
+//! bytes an ID, up to 16 MiB; past it, IDs not yet seen are not recorded
+//! (and the run says so), so their later spellings are not compared.
+//!
+//! Within one event (its name and year, as the rounds keep it; not games
+//! whose Round is `-`, which PGN gives games not played in rounds, as
+//! servers write it for their pools), one name written two ways
+//! that fold alike (`Petrosian, Tigran V` and `Petrosian, Tigran V.`) is
+//! reported the same way, once for each other spelling. The players of the
+//! last `EVENTS` events seen are kept, at most `EVENT_PLAYERS` names each;
+//! past that an event's later players are not compared, and the run says
+//! so.
+
+use std::collections::VecDeque;
 
 use hashbrown::{HashMap, HashSet};
 
 use super::check::{Across, Seen};
-use crate::{
-    finding::{Finding, Kind},
-    read::game::folded_name_hash,
-};
+use crate::finding::{Finding, Kind};
 
 /// The bytes the table keeps: about 270,000 IDs, beside `--memory-limit`.
 pub const LIMIT: usize = 16 << 20;
+
+/// Events whose players' spellings are kept, the latest seen.
+const EVENTS: usize = 32;
+
+/// Names kept for one event.
+const EVENT_PLAYERS: usize = 20_000;
+
+/// One event's players: by folded name, the spelling first seen (a range
+/// of `names`) and where.
+#[derive(Debug, Default)]
+struct Event {
+    key: u64,
+    spellings: HashMap<u64, ((u32, u16), u32, u64)>,
+    names: String,
+    /// (folded name, spelling) already reported.
+    reported: HashSet<(u64, u64)>,
+    full: bool,
+}
 
 /// A name longer than this is kept cut (a name is rarely half as long).
 const NAME_MAX: usize = 80;
@@ -57,6 +82,12 @@ pub struct Identity {
     /// Bytes the table may take (0: no limit), and whether it is full.
     limit: usize,
     full: Option<String>,
+    /// The players of the latest events, the latest last.
+    events: VecDeque<Event>,
+    /// The last game's event and year, which the last of `events` holds.
+    last_event: (String, String),
+    /// Events with more players than are kept.
+    crowded: Vec<String>,
 }
 
 /// A FIDE ID tag's value as a number: digits only, not 0 (`invalid-fide-id`
@@ -74,11 +105,21 @@ fn unnamed(name: &str) -> bool {
     crate::checks::header::unknown(name.trim().as_bytes())
 }
 
-/// A name as `fold_name` folds it, hashed (64 bits), without allocating
-/// for an ASCII name.
-fn hash(name: &str) -> u64 {
-    let (sum, count) = folded_name_hash(name.as_bytes());
-    sum ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+/// Keeps `name` cut to `NAME_MAX` bytes in `names`: its range.
+fn keep(names: &mut String, name: &str) -> Option<(u32, u16)> {
+    let mut cut = name.len().min(NAME_MAX);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let start = u32::try_from(names.len()).ok()?;
+    names.push_str(&name[..cut]);
+    Some((start, u16::try_from(cut).ok()?))
+}
+
+/// The text of a range `keep` gave.
+fn kept(names: &str, (start, len): (u32, u16)) -> &str {
+    let start = start as usize;
+    names.get(start..start + len as usize).unwrap_or_default()
 }
 
 impl Identity {
@@ -90,9 +131,16 @@ impl Identity {
         }
     }
 
-    /// Why some IDs were not recorded, if any were not.
-    pub fn trouble(&self) -> Option<String> {
-        self.full.clone()
+    /// Why some IDs or players were not recorded, if any were not.
+    pub fn trouble(&self) -> Vec<String> {
+        let crowded = (!self.crowded.is_empty()).then(|| {
+            format!(
+                "players past the first {EVENT_PLAYERS} of an event were not compared for spellings, in {} events: {}",
+                self.crowded.len(),
+                self.crowded.iter().take(5).cloned().collect::<Vec<_>>().join("; ")
+            )
+        });
+        self.full.iter().cloned().chain(crowded).collect()
     }
 
     fn bytes(&self) -> usize {
@@ -107,21 +155,105 @@ impl Identity {
         u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX)
     }
 
-    fn name(&self, (start, len): (u32, u16)) -> &str {
-        let start = start as usize;
-        self.names
-            .get(start..start + len as usize)
-            .unwrap_or_default()
+    /// Where game `number` of input `file` is, seen from input `here`.
+    fn place(&self, file: u32, here: u32, number: u64) -> String {
+        if file == here {
+            format!("game {number} of this file")
+        } else {
+            let name = self.files.get(file as usize).map_or("", String::as_str);
+            format!("game {number} of {name}")
+        }
+    }
+
+    /// The players of the game's event (the latest events kept), unless
+    /// the event is not known or has no rounds (Round `-`, PGN 8.1.1.4:
+    /// a casual or online game).
+    fn event(&mut self, game: &Seen<'_>) -> Option<&mut Event> {
+        let event = game.event.trim();
+        if unnamed(event) || game.round.trim() == "-" {
+            return None;
+        }
+        let year = game.date.trim().get(..4).unwrap_or_default();
+        // Archives hold an event's games together: most games are of the
+        // event before them.
+        if self.last_event.0 == event && self.last_event.1 == year && !self.events.is_empty() {
+            return self.events.back_mut();
+        }
+        self.last_event.0.clear();
+        self.last_event.0.push_str(event);
+        self.last_event.1.clear();
+        self.last_event.1.push_str(year);
+        let key = super::rounds::key(0x1E, &[event, year]);
+        match self.events.iter().position(|e| e.key == key) {
+            Some(at) => {
+                let found = self.events.remove(at)?;
+                self.events.push_back(found);
+            }
+            None => {
+                if self.events.len() == EVENTS {
+                    self.events.pop_front();
+                }
+                self.events.push_back(Event {
+                    key,
+                    ..Event::default()
+                });
+            }
+        }
+        self.events.back_mut()
+    }
+
+    /// One player's name in the game's event (the last of `events`): the
+    /// finding when the event has it, folded alike, written otherwise.
+    fn spelling(
+        &mut self,
+        game: &Seen<'_>,
+        here: u32,
+        (name, folded): (&str, u64),
+    ) -> Option<Finding> {
+        let number = game.number;
+        let event = self.events.back_mut()?;
+        let Some(&(first, file, first_number)) = event.spellings.get(&folded) else {
+            if event.spellings.len() < EVENT_PLAYERS {
+                let kept = keep(&mut event.names, name)?;
+                event.spellings.insert(folded, (kept, here, number));
+            } else if !event.full {
+                event.full = true;
+                let year = game.date.trim().get(..4).unwrap_or("?");
+                self.crowded
+                    .push(format!("'{}' ({year})", game.event.trim()));
+            }
+            return None;
+        };
+        let other = kept(&event.names, first);
+        if other == name
+            || !event
+                .reported
+                .insert((folded, super::rounds::key(0, &[name])))
+        {
+            return None;
+        }
+        let other = other.to_owned();
+        let where_ = self.place(file, here, first_number);
+        Some(Finding::new(
+            Kind::PlayerNameVariant,
+            game.line,
+            format!(
+                "'{name}' here is written '{other}' in {where_}, of the same event ('{}'): one name written two ways (they fold alike: case, accents, punctuation, word order); one spelling serves the archive.",
+                game.event.trim()
+            ),
+        ))
     }
 
     /// One player of a game: the finding when the ID was first seen with a
     /// name that folds otherwise.
-    fn player(&mut self, game: &Seen<'_>, here: u32, name: &str, id: &str) -> Option<Finding> {
+    fn player(
+        &mut self,
+        game: &Seen<'_>,
+        here: u32,
+        (name, folded): (&str, u64),
+        id: &str,
+    ) -> Option<Finding> {
         let id = fide_id(id)?;
-        if unnamed(name) {
-            return None;
-        }
-        let folded = hash(name);
         let Some(&first) = self.first.get(&id) else {
             if self.full.is_none() && self.limit > 0 && self.bytes() > self.limit {
                 self.full = Some(format!(
@@ -130,13 +262,7 @@ impl Identity {
                 ));
             }
             if self.full.is_none() {
-                let mut cut = name.len().min(NAME_MAX);
-                while !name.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                let start = u32::try_from(self.names.len()).ok()?;
-                self.names.push_str(&name[..cut]);
-                let name = (start, u16::try_from(cut).ok()?);
+                let name = keep(&mut self.names, name)?;
                 let number = game.number;
                 let first = First {
                     folded,
@@ -151,16 +277,8 @@ impl Identity {
         if first.folded == folded || !self.reported.insert((id, folded)) {
             return None;
         }
-        let other = self.name(first.name);
-        let where_ = if first.file == here {
-            format!("game {} of this file", first.number)
-        } else {
-            let file = self
-                .files
-                .get(first.file as usize)
-                .map_or("", String::as_str);
-            format!("game {} of {file}", first.number)
-        };
+        let other = kept(&self.names, first.name);
+        let where_ = self.place(first.file, here, first.number);
         Some(Finding::new(
             Kind::PlayerNameVariant,
             game.line,
@@ -175,9 +293,25 @@ impl Identity {
 impl Across for Identity {
     fn game(&mut self, game: &Seen<'_>, out: &mut Vec<Finding>) {
         let here = self.file(game.file);
-        let [white_id, black_id, ..] = game.players;
-        out.extend(self.player(game, here, game.white, white_id));
-        out.extend(self.player(game, here, game.black, black_id));
+        // Each player named (the workers folded the names of those who
+        // are): the name as written, and folded.
+        let named = [0, 1].map(|side| {
+            let name = [game.white, game.black][side].trim();
+            game.folded[side].map(|folded| (name, folded))
+        });
+        if named == [None, None] {
+            return;
+        }
+        for (player, id) in named.iter().zip(game.players) {
+            if let Some(player) = *player {
+                out.extend(self.player(game, here, player, id));
+            }
+        }
+        if self.event(game).is_some() {
+            for player in named.into_iter().flatten() {
+                out.extend(self.spelling(game, here, player));
+            }
+        }
     }
 }
 
@@ -263,7 +397,82 @@ mod tests {
             assert!(messages(&mut identity, &seen("t.pgn", 1, "A", &id)).is_empty());
         }
         assert!(identity.bytes() < 4 * 4096, "{}", identity.bytes());
-        let why = identity.trouble().unwrap();
-        assert!(why.contains("not compared"), "{why}");
+        let why = identity.trouble();
+        assert!(why[0].contains("not compared"), "{why:?}");
+    }
+
+    fn in_event<'a>(event: &'a str, round: &'a str, number: u64, white: &'a str) -> Seen<'a> {
+        let mut game = seen("t.pgn", number, white, "");
+        game.event = event;
+        game.round = round;
+        game.date = "1961.05.01";
+        game
+    }
+
+    #[test]
+    fn one_name_written_two_ways_in_an_event_is_reported_once() {
+        let mut identity = Identity::default();
+        let bled = |round, number, white| in_event("Bled", round, number, white);
+        assert!(messages(&mut identity, &bled("1", 1, "Petrosian, Tigran V")).is_empty());
+        assert!(messages(&mut identity, &bled("2", 2, "Petrosian, Tigran V")).is_empty());
+        let found = messages(&mut identity, &bled("3", 3, "Petrosian, Tigran V."));
+        assert_eq!(
+            found,
+            [
+                "'Petrosian, Tigran V.' here is written 'Petrosian, Tigran V' in game 1 of this file, of the same event ('Bled'): one name written two ways (they fold alike: case, accents, punctuation, word order); one spelling serves the archive."
+            ]
+        );
+        assert!(messages(&mut identity, &bled("4", 4, "Petrosian, Tigran V.")).is_empty());
+        assert_eq!(
+            messages(&mut identity, &bled("5", 5, "Tigran V Petrosian")).len(),
+            1
+        );
+        // Another event, or no round (an online pool): nothing.
+        assert!(
+            messages(
+                &mut identity,
+                &in_event("Zagreb", "1", 6, "Petrosian, Tigran V.")
+            )
+            .is_empty()
+        );
+        assert!(messages(&mut identity, &in_event("Pool", "-", 7, "magnus")).is_empty());
+        assert!(messages(&mut identity, &in_event("Pool", "-", 8, "Magnus")).is_empty());
+        // A round not known is a round all the same.
+        assert!(
+            messages(
+                &mut identity,
+                &in_event("Bled", "?", 9, "Fischer, Robert J.")
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            messages(
+                &mut identity,
+                &in_event("Bled", "", 10, "Fischer, Robert J")
+            )
+            .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn events_keep_a_bounded_number_of_players_and_say_so() {
+        let mut identity = Identity::default();
+        for i in 0..EVENT_PLAYERS + 10 {
+            let name = format!("Player {i}");
+            assert!(messages(&mut identity, &in_event("Open", "1", 1, &name)).is_empty());
+        }
+        let why = identity.trouble();
+        assert!(
+            why[0].contains("first 20000 of an event")
+                && why[0].contains("in 1 events: 'Open' (1961)"),
+            "{why:?}"
+        );
+        // Only the latest events are kept.
+        for i in 0..EVENTS + 5 {
+            let event = format!("Event {i}");
+            assert!(messages(&mut identity, &in_event(&event, "1", 1, "A")).is_empty());
+        }
+        assert_eq!(identity.events.len(), EVENTS);
     }
 }

@@ -71,7 +71,7 @@ impl AcrossGames {
             .as_ref()
             .map(duplicates::Duplicates::trouble)
             .unwrap_or_default();
-        trouble.extend(self.identity.as_ref().and_then(identity::Identity::trouble));
+        trouble.extend(self.identity.iter().flat_map(identity::Identity::trouble));
         trouble
     }
 }
