@@ -100,7 +100,8 @@ pub struct Cli {
     /// Also write the audit page to this file: one self-contained HTML
     /// page for a person (it prints to PDF) with what was audited, totals
     /// per code and the rule each rests on, a table per event and round,
-    /// and the games with findings, errors first, each with a board of
+    /// players' names written several ways by event, and the games with
+    /// findings, errors first, each with a board of
     /// the position it is about and the changes --fix made. Written whole
     /// when the run ends.
     #[arg(long, value_name = "FILE")]

@@ -2,8 +2,9 @@
 //! report. One self-contained file (no script, no network, no external
 //! style or font; boards are inline SVG), well-formed XML as well as HTML,
 //! that prints to PDF: what was audited, totals per severity and per code
-//! with the rule each rests on, a table per event and round, then the games
-//! with findings, errors first, each finding with its message and a board
+//! with the rule each rests on, a table per event and round, players'
+//! names written several ways by event, then the games with findings,
+//! errors first, each finding with its message and a board
 //! of the position it is about, and the changes `--fix` made.
 //!
 //! Memory stays bounded whatever the run: the page keeps at most
@@ -145,7 +146,15 @@ pub struct Page {
     rounds_left_out: u64,
     /// The games against the tournament report file (`--trf`).
     tournament: Option<(TournamentCounts, Vec<Row>)>,
+    /// Per event: its players' names written several ways
+    /// (`player-name-variant`), for the officer to decide; the first
+    /// `MAX_NAMES` of the run, and how many more.
+    names: BTreeMap<String, Vec<String>>,
+    names_left_out: u64,
 }
+
+/// Names written several ways listed on the page, at most.
+const MAX_NAMES: usize = 500;
 
 impl Page {
     /// The games against the tournament report file: counts per round and
@@ -287,6 +296,7 @@ impl Page {
             }
             None => self.rounds_left_out += 1,
         }
+        self.names(facts, findings);
         if findings.is_empty() && facts.changes.is_empty() {
             return;
         }
@@ -386,6 +396,7 @@ impl Page {
         self.audited(&mut out, summary, run);
         totals(&mut out, summary, run.edition);
         self.rounds_table(&mut out);
+        self.names_html(&mut out);
         self.tournament_html(&mut out);
         self.cards(&mut out);
         out.push_str("</body>\n</html>\n");
@@ -510,6 +521,50 @@ impl Page {
                 out,
                 "<p>{} in further event rounds are not counted here (the page counts {MAX_ROUNDS} rounds; the games report has every game).</p>",
                 counted(self.rounds_left_out, "game", "games")
+            );
+        }
+        out.push_str("</section>\n");
+    }
+
+    /// Keeps the game's `player-name-variant` findings for the list by
+    /// event.
+    fn names(&mut self, facts: &GameFacts<'_>, findings: &[&Finding]) {
+        for f in findings
+            .iter()
+            .filter(|f| f.kind == Kind::PlayerNameVariant)
+        {
+            if self.names.values().map(Vec::len).sum::<usize>() < MAX_NAMES {
+                let at = format!("Game {} ({}, line {}): ", facts.number, facts.file, f.line);
+                let list = self
+                    .names
+                    .entry(capped(facts.event).into_owned())
+                    .or_default();
+                list.push(at + &capped(&f.message));
+            } else {
+                self.names_left_out += 1;
+            }
+        }
+    }
+
+    /// Players' names written several ways, by event: for the officer to
+    /// decide which stands (`--fix` renames no one).
+    fn names_html(&self, out: &mut String) {
+        if self.names.is_empty() {
+            return;
+        }
+        out.push_str("<section>\n<h2>Players' names to decide</h2>\n<p>One player written two ways, or one FIDE ID given to two players (<code>player-name-variant</code>), by event: which name stands is for the officer; <code>--fix</code> renames no one.</p>\n");
+        for (event, lines) in &self.names {
+            let _ = writeln!(out, "<h3>{}</h3>\n<ul>", esc(event));
+            for line in lines {
+                let _ = writeln!(out, "<li>{}</li>", esc(line));
+            }
+            out.push_str("</ul>\n");
+        }
+        if self.names_left_out > 0 {
+            let _ = writeln!(
+                out,
+                "<p>{} more are in the findings report (the page lists {MAX_NAMES}).</p>",
+                self.names_left_out
             );
         }
         out.push_str("</section>\n");

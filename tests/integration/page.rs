@@ -148,3 +148,57 @@ fn the_page_shows_the_games_against_the_tournament_report_file() {
     assert_eq!(agrees, 8, "four games, two cells each");
     assert!(page.contains("Against the tournament report file"));
 }
+
+/// Players' names written several ways are listed by event, for the
+/// officer to decide: the real games of `structure/player-name-variant.pgn`.
+#[test]
+fn the_page_lists_names_written_several_ways_by_event() {
+    let tmp = tempfile::tempdir().unwrap();
+    let page_path = tmp.path().join("names.html");
+    let out = bin()
+        .args(["-q", "--fail-on", "never", "--html"])
+        .arg(&page_path)
+        .arg(fixtures().join("structure/player-name-variant.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = fs::read_to_string(&page_path).unwrap();
+    let doc = parse(&page);
+    let section = doc
+        .descendants()
+        .find(|n| n.has_tag_name("h2") && n.text() == Some("Players' names to decide"))
+        .and_then(|h| h.parent())
+        .expect("a section of names");
+    let events: Vec<&str> = section
+        .descendants()
+        .filter(|n| n.has_tag_name("h3"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert_eq!(
+        events,
+        [
+            "5th Kolkata Open",
+            "Bled",
+            "FIDE Women’s World Rapid Championships 2024"
+        ]
+    );
+    let items: Vec<String> = section
+        .descendants()
+        .filter(|n| n.has_tag_name("li"))
+        .map(|n| n.text().unwrap_or_default().to_owned())
+        .collect();
+    assert_eq!(items.len(), 3, "{items:?}");
+    assert!(
+        items[0].starts_with("Game 2 (")
+            && items[0].contains("'Kulkarni,Vikramaditya' here and 'Kamble,V'"),
+        "{items:?}"
+    );
+    assert!(
+        items[1].contains("'Petrosian, Tigran V' here is written 'Petrosian, Tigran V.'"),
+        "{items:?}"
+    );
+    assert!(
+        items[2].contains("'Muzychuk, Anna' here and 'Muzychuk,A'"),
+        "{items:?}"
+    );
+}
