@@ -74,6 +74,12 @@ impl Across<'_> {
     /// The findings of game `number`, which begins on `line`: none unless
     /// the file has that game next.
     fn of(&mut self, number: u64, line: u64) -> Result<Vec<crate::finding::Finding>, String> {
+        if let Some(skipped) = self.next.as_ref().filter(|a| a.number < number) {
+            return Err(format!(
+                "it has findings for game {}, which this rendering does not hold: it was made for other games (another shard, or another --game-offset)",
+                skipped.number
+            ));
+        }
         let Some(found) = self.next.take_if(|a| a.number == number) else {
             return Ok(Vec::new());
         };

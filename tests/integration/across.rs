@@ -317,6 +317,28 @@ fn renderings_refuse_what_they_cannot_render() {
         "numbered from 6, rendered from 1"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("another game"));
+    // Numbered from 1, rendered from 101: its first games are not there.
+    let row = serde_json::json!({"results": results, "games_before": 0, "across": across});
+    fs::write(&list, format!("{row}\n")).unwrap();
+    ran(bin().arg("across").arg(&list).output().unwrap(), "across");
+    let out = bin()
+        .args([
+            "-q".as_ref(),
+            "--render".as_ref(),
+            r,
+            "--across".as_ref(),
+            across.as_os_str(),
+        ])
+        .args(["--game-offset", "100"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "numbered from 1, rendered from 101"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("which this rendering does not hold"), "{err}");
 }
 
 /// The real archives of the shared corpora (tournaments, online games,

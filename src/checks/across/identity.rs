@@ -46,7 +46,7 @@ struct Event {
     spellings: HashMap<u64, ((u32, u16), u32, u64)>,
     names: String,
     /// (folded name, spelling) already reported.
-    reported: HashSet<(u64, u64)>,
+    reported: HashSet<(u64, String)>,
     full: bool,
 }
 
@@ -225,11 +225,7 @@ impl Identity {
             return None;
         };
         let other = kept(&event.names, first);
-        if other == name
-            || !event
-                .reported
-                .insert((folded, super::rounds::key(0, &[name])))
-        {
+        if other == name || !event.reported.insert((folded, name.to_owned())) {
             return None;
         }
         let other = other.to_owned();
@@ -427,6 +423,9 @@ mod tests {
             messages(&mut identity, &bled("5", 5, "Tigran V Petrosian")).len(),
             1
         );
+        // A spelling that differs from one reported only in case.
+        let upper = messages(&mut identity, &bled("6", 6, "PETROSIAN, Tigran V."));
+        assert_eq!(upper.len(), 1);
         // Another event, or no round (an online pool): nothing.
         assert!(
             messages(
