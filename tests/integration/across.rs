@@ -289,6 +289,30 @@ fn renderings_refuse_what_they_cannot_render() {
         ],
         "--keep-results",
     );
+}
+
+#[test]
+fn across_files_of_other_games_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let input = archive(dir);
+    let results = dir.join("r");
+    ran(
+        bin()
+            .args(["-q", "--keep-results"])
+            .arg(&results)
+            .arg(&input)
+            .output()
+            .unwrap(),
+        "--keep-results",
+    );
+    let refused = |args: &[&std::ffi::OsStr], says: &str| {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    };
+    let r = results.as_os_str();
     // A list that names a missing file, and across files out of step.
     let list = dir.join("list.jsonl");
     fs::write(
