@@ -21,24 +21,8 @@ const LAST: &str = "[Event \"Shard test\"]\n[Site \"?\"]\n[Date \"2026.01.02\"]\
 
 /// Every plain `.pgn` fixture, joined, between `FIRST` and `LAST`.
 fn archive(dir: &Path) -> PathBuf {
-    let mut files = Vec::new();
-    let mut todo = vec![root().join("fixtures")];
-    while let Some(dir) = todo.pop() {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if path.extension().is_some_and(|e| e == "pgn") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
     let mut all = FIRST.as_bytes().to_vec();
-    for file in files {
-        all.extend_from_slice(&fs::read(file).unwrap());
-        all.extend_from_slice(b"\n\n");
-    }
+    all.extend(joined_fixtures());
     all.extend_from_slice(LAST.as_bytes());
     let path = dir.join("archive.pgn");
     fs::write(&path, all).unwrap();
@@ -221,10 +205,8 @@ fn the_copy_at_the_end_uses_its_comment() {
     assert!(unused[0].contains("Cole, Cy"), "{}", unused[0]);
 }
 
-#[test]
-fn renderings_refuse_what_they_cannot_render() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
+/// The archive in `dir`, and its games kept whole (`--keep-results`).
+fn kept(dir: &Path) -> (PathBuf, PathBuf) {
     let input = archive(dir);
     let results = dir.join("r");
     ran(
@@ -236,12 +218,22 @@ fn renderings_refuse_what_they_cannot_render() {
             .unwrap(),
         "--keep-results",
     );
-    let refused = |args: &[&std::ffi::OsStr], says: &str| {
-        let out = bin().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(says), "{args:?}: {err}");
-    };
+    (input, results)
+}
+
+/// Runs pgn-arbiter with `args`: exit status 2, and `says` on stderr.
+fn refused(args: &[&std::ffi::OsStr], says: &str) {
+    let out = bin().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(says), "{args:?}: {err}");
+}
+
+#[test]
+fn renderings_refuse_what_they_cannot_render() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (input, results) = kept(dir);
     let r = results.as_os_str();
     // Another edition than the games were judged under.
     refused(
@@ -295,23 +287,7 @@ fn renderings_refuse_what_they_cannot_render() {
 fn across_files_of_other_games_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    let input = archive(dir);
-    let results = dir.join("r");
-    ran(
-        bin()
-            .args(["-q", "--keep-results"])
-            .arg(&results)
-            .arg(&input)
-            .output()
-            .unwrap(),
-        "--keep-results",
-    );
-    let refused = |args: &[&std::ffi::OsStr], says: &str| {
-        let out = bin().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(says), "{args:?}: {err}");
-    };
+    let (_, results) = kept(dir);
     let r = results.as_os_str();
     // A list that names a missing file, and across files out of step.
     let list = dir.join("list.jsonl");
@@ -373,21 +349,8 @@ fn across_files_of_other_games_are_refused() {
 #[ignore = "reads ../shared/corpora; .ci/run runs it"]
 fn real_archives_in_shards_are_one_run() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut files = Vec::new();
-    for dir in ["master", "online", "engine", "chess960"] {
-        for entry in fs::read_dir(corpora().join(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "pgn") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    let mut all = Vec::new();
-    for file in files {
-        all.extend_from_slice(&fs::read(file).unwrap());
-        all.extend_from_slice(b"\n\n");
-    }
+    let dirs = ["master", "online", "engine", "chess960"];
+    let all = joined_pgn(dirs.iter().map(|d| corpora().join(d)).collect());
     let input = tmp.path().join("corpora.pgn");
     fs::write(&input, &all).unwrap();
     let len = all.len() as u64;

@@ -16,29 +16,8 @@ use std::{
 
 /// Every plain `.pgn` fixture, joined.
 fn archive(dir: &Path) -> PathBuf {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "pgn") {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
-        &mut files,
-    );
-    files.sort();
-    let mut all = Vec::new();
-    for file in files {
-        all.extend_from_slice(&fs::read(file).unwrap());
-        all.extend_from_slice(b"\n\n");
-    }
     let path = dir.join("archive.pgn");
-    fs::write(&path, all).unwrap();
+    fs::write(&path, joined_fixtures()).unwrap();
     path
 }
 

@@ -35,7 +35,7 @@ pub struct Duplicates {
 }
 
 /// Where a game was: "game 3 of this file", "game 3 of a.pgn".
-fn place(files: &[String], file_index: u32, here: u32, number: u64) -> String {
+pub(super) fn place(files: &[String], file_index: u32, here: u32, number: u64) -> String {
     if file_index == here {
         format!("game {number} of this file")
     } else {

@@ -26,7 +26,10 @@ use std::collections::VecDeque;
 
 use hashbrown::{HashMap, HashSet};
 
-use super::check::{Across, Seen};
+use super::{
+    check::{Across, Seen},
+    duplicates::place,
+};
 use crate::finding::{Finding, Kind};
 
 /// The bytes the table keeps: about 270,000 IDs, beside `--memory-limit`.
@@ -155,16 +158,6 @@ impl Identity {
         u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX)
     }
 
-    /// Where game `number` of input `file` is, seen from input `here`.
-    fn place(&self, file: u32, here: u32, number: u64) -> String {
-        if file == here {
-            format!("game {number} of this file")
-        } else {
-            let name = self.files.get(file as usize).map_or("", String::as_str);
-            format!("game {number} of {name}")
-        }
-    }
-
     /// The players of the game's event (the latest events kept), unless
     /// the event is not known or has no rounds (Round `-`, PGN 8.1.1.4:
     /// a casual or online game).
@@ -229,7 +222,7 @@ impl Identity {
             return None;
         }
         let other = other.to_owned();
-        let where_ = self.place(file, here, first_number);
+        let where_ = place(&self.files, file, here, first_number);
         Some(Finding::new(
             Kind::PlayerNameVariant,
             game.line,
@@ -274,7 +267,7 @@ impl Identity {
             return None;
         }
         let other = kept(&self.names, first.name);
-        let where_ = self.place(first.file, here, first.number);
+        let where_ = place(&self.files, first.file, here, first.number);
         Some(Finding::new(
             Kind::PlayerNameVariant,
             game.line,
