@@ -144,7 +144,7 @@ impl Config {
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
         outputs.extend(html.as_ref().map(|h| ("--html", h)));
         outputs.extend(keep_results.as_ref().map(|k| ("--keep-results", k)));
-        // The TRF, the baseline and the settings file are read as an input
+        // The TRF, the baseline, the across file and the settings file are read as an input
         // is: no output may be written over them.
         let mut read = inputs.clone();
         let settings_path = settings.as_ref().map(|s| &s.path);
@@ -152,6 +152,7 @@ impl Config {
             cli.trf
                 .iter()
                 .chain(&cli.baseline)
+                .chain(&cli.across)
                 .chain(settings_path)
                 .map(|path| Input {
                     name: path.display().to_string(),

@@ -196,6 +196,24 @@ fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String>
             .map_err(|e| format!("{} line {}: {e}", list.display(), i + 1))?;
         shards.push(shard);
     }
+    // Every file it reads is safe from every file it writes.
+    let read: Vec<&Path> = (shards.iter().map(|s| s.results.as_path()))
+        .chain([list])
+        .collect();
+    for (i, shard) in shards.iter().enumerate() {
+        let clash = read
+            .iter()
+            .any(|r| crate::output::same_file(r, &shard.across))
+            || shards[..i]
+                .iter()
+                .any(|s| crate::output::same_file(&s.across, &shard.across));
+        if clash {
+            return Err(format!(
+                "{}: an across file may be no file the step reads, nor another shard's across file",
+                shard.across.display()
+            ));
+        }
+    }
     let mut checks = AcrossGames::of_run(memory_limit);
     let (mut games, mut findings) = (0, 0);
     for shard in &shards {

@@ -297,10 +297,41 @@ fn across_files_of_other_games_are_refused() {
     )
     .unwrap();
     refused(&["across".as_ref(), list.as_os_str()], "nowhere");
+    // An across file over a results file, or over the list itself.
+    for across in [results.as_path(), list.as_path()] {
+        let row = serde_json::json!({"results": results, "games_before": 0, "across": across});
+        fs::write(&list, format!("{row}\n")).unwrap();
+        refused(
+            &["across".as_ref(), list.as_os_str()],
+            "may be no file the step reads",
+        );
+    }
+    // The results were not written over: they still render.
+    ran(
+        bin()
+            .args(["-q", "--render"])
+            .arg(&results)
+            .output()
+            .unwrap(),
+        "--render",
+    );
     let across = dir.join("a");
     let row = serde_json::json!({"results": results, "games_before": 5, "across": across});
     fs::write(&list, format!("{row}\n")).unwrap();
     ran(bin().arg("across").arg(&list).output().unwrap(), "across");
+    // A rendering's reports are never written over its across file.
+    let a = across.as_os_str();
+    refused(
+        &[
+            "--render".as_ref(),
+            r,
+            "--across".as_ref(),
+            a,
+            "--findings".as_ref(),
+            a,
+        ],
+        "--findings",
+    );
     let out = bin()
         .args([
             "-q".as_ref(),
