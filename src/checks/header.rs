@@ -26,56 +26,9 @@ pub struct HeaderRules {
 /// The roster's tags other than Result (`missing-result` reports that one).
 const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
 
-/// The tags these checks read, found in one pass over the tag section (the
-/// first of each name counts).
-const NAMES: [&str; 15] = [
-    "Event",
-    "Site",
-    "Date",
-    "Round",
-    "White",
-    "Black",
-    "EventDate",
-    "WhiteElo",
-    "BlackElo",
-    "WhiteFideId",
-    "BlackFideId",
-    "TimeControl",
-    "FEN",
-    "SetUp",
-    "PlyCount",
-];
-
-/// Where each of `NAMES` is: its index among the tags and its value.
-struct Found<'a>([Option<(usize, &'a [u8])>; NAMES.len()]);
-
-impl<'a> Found<'a> {
-    fn of(game: &'a RawGame<'_>) -> Found<'a> {
-        let mut found = Found([None; NAMES.len()]);
-        for (index, name, value) in game.tags.iter() {
-            if let Some(at) = NAMES.iter().position(|n| n.as_bytes() == name)
-                && found.0[at].is_none()
-            {
-                found.0[at] = Some((index, value));
-            }
-        }
-        found
-    }
-
-    /// The first tag of this name (one of `NAMES`): index and value.
-    fn find(&self, name: &str) -> Option<(usize, &'a [u8])> {
-        let at = NAMES.iter().position(|n| *n == name)?;
-        self.0[at]
-    }
-
-    fn get(&self, name: &str) -> Option<&'a [u8]> {
-        self.find(name).map(|(_, v)| v)
-    }
-}
-
 pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
-    let found = Found::of(game);
-    roster(game, &found, rules, findings);
+    let found = &game.tags;
+    roster(game, rules, findings);
     twice(game, findings);
     for name in ["Date", "EventDate"] {
         if let Some((index, value)) = found.find(name)
@@ -141,11 +94,12 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
             ),
         ));
     }
-    plies(game, &found, findings);
+    plies(game, findings);
 }
 
 /// Roster tags that are missing, or (strict) unknown.
-fn roster(game: &RawGame<'_>, found: &Found<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
+fn roster(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
+    let found = &game.tags;
     if ROSTER.iter().all(|name| found.get(name).is_some()) && !rules.strict {
         return;
     }
@@ -188,20 +142,17 @@ fn roster(game: &RawGame<'_>, found: &Found<'_>, rules: HeaderRules, findings: &
 /// Tags given more than once with different values: one finding per name.
 fn twice(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
     let n = game.tags.len();
-    if n < 2 {
+    if n < 2 || !game.tags.may_repeat_a_name() {
         return;
     }
-    // Few tags: compare each with those before it, without allocating.
-    // Many: a table.
+    // Few tags: each one's first namesake, without allocating (the names
+    // the checks read are indexed; others are compared with those before
+    // them). Many: a table.
     let mut table: HashMap<&[u8], (usize, &[u8])> = HashMap::new();
     let mut reported: Vec<&[u8]> = Vec::new();
     for (index, name, value) in game.tags.iter() {
         let earlier = if n <= 32 {
-            game.tags
-                .iter()
-                .take(index)
-                .find(|(_, other, _)| *other == name)
-                .map(|(i, _, v)| (i, v))
+            game.tags.earlier(index).map(|i| (i, game.tags.value(i)))
         } else {
             match table.get(name) {
                 Some(&first) => Some(first),
@@ -232,8 +183,8 @@ fn twice(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
 }
 
 /// PlyCount against the plies recorded, when the record was read to its end.
-fn plies(game: &RawGame<'_>, found: &Found<'_>, findings: &mut Vec<Finding>) {
-    let Some((index, value)) = found.find("PlyCount") else {
+fn plies(game: &RawGame<'_>, findings: &mut Vec<Finding>) {
+    let Some((index, value)) = game.tags.find("PlyCount") else {
         return;
     };
     if game.lexed.stop.is_some() {

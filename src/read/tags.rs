@@ -3,12 +3,92 @@
 /// Bytes of tags a reused buffer keeps between games.
 const KEPT: usize = 64 << 10;
 
+/// The tag names the checks and the reports read, each looked up in one
+/// step: a name is classified once, when its pair is pushed.
+const KNOWN: [&str; 20] = [
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+    "Termination",
+    "WhiteFideId",
+    "BlackFideId",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteTitle",
+    "BlackTitle",
+    "EventDate",
+    "TimeControl",
+    "FEN",
+    "SetUp",
+    "PlyCount",
+    "Variant",
+];
+
+/// The first `REPORTED` names of `KNOWN` are the reports' tag columns, in
+/// their order (see [`Tags::reported`]).
+pub const REPORTED: usize = 14;
+
+/// Where `name` is in `KNOWN` (inlined, so that a name written in the
+/// code is classified when it is compiled).
+#[inline(always)]
+fn known(name: &[u8]) -> Option<usize> {
+    Some(match name {
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"White" => 4,
+        b"Black" => 5,
+        b"Result" => 6,
+        b"Termination" => 7,
+        b"WhiteFideId" => 8,
+        b"BlackFideId" => 9,
+        b"WhiteElo" => 10,
+        b"BlackElo" => 11,
+        b"WhiteTitle" => 12,
+        b"BlackTitle" => 13,
+        b"EventDate" => 14,
+        b"TimeControl" => 15,
+        b"FEN" => 16,
+        b"SetUp" => 17,
+        b"PlyCount" => 18,
+        b"Variant" => 19,
+        _ => return None,
+    })
+}
+
+/// No tag of this name (in `Tags::first`).
+const NONE: usize = usize::MAX;
+
 /// The tag pairs of one game, in file order, in one reused buffer.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Tags {
     bytes: Vec<u8>,
     /// (name start, name end, value end); the value starts at name end.
     spans: Vec<(usize, usize, usize)>,
+    /// The index of the first tag of each `KNOWN` name, or `NONE`.
+    first: [usize; KNOWN.len()],
+    /// A bit for each other name pushed, by a hash of it.
+    others: u64,
+    /// Whether two pairs may have one name: a `KNOWN` name pushed twice,
+    /// or two other names with one bit in `others`.
+    may_repeat: bool,
+}
+
+impl Default for Tags {
+    fn default() -> Self {
+        Tags {
+            bytes: Vec::new(),
+            spans: Vec::new(),
+            first: [NONE; KNOWN.len()],
+            others: 0,
+            may_repeat: false,
+        }
+    }
 }
 
 impl Tags {
@@ -18,6 +98,9 @@ impl Tags {
     pub fn clear(&mut self) {
         self.bytes.clear();
         self.spans.clear();
+        self.first = [NONE; KNOWN.len()];
+        self.others = 0;
+        self.may_repeat = false;
         if self.bytes.capacity() > KEPT {
             self.bytes.shrink_to(KEPT);
         }
@@ -29,7 +112,59 @@ impl Tags {
         self.bytes.extend_from_slice(name);
         let mid = self.bytes.len();
         self.bytes.extend_from_slice(value);
+        match known(name) {
+            Some(k) if self.first[k] == NONE => self.first[k] = self.spans.len(),
+            Some(_) => self.may_repeat = true,
+            None => {
+                let last = name.last().copied().unwrap_or_default();
+                let bit = 1 << ((name.len() ^ usize::from(last)) % 64);
+                self.may_repeat |= self.others & bit != 0;
+                self.others |= bit;
+            }
+        }
         self.spans.push((start, mid, self.bytes.len()));
+    }
+
+    /// The name and value of the pair at `index`.
+    fn pair(&self, index: usize) -> Option<(&[u8], &[u8])> {
+        let &(a, b, c) = self.spans.get(index)?;
+        Some((
+            self.bytes.get(a..b).unwrap_or_default(),
+            self.bytes.get(b..c).unwrap_or_default(),
+        ))
+    }
+
+    /// The value of the first tag that fills the reports' tag column
+    /// `column` (Event, Site, Date, Round, White, Black, Result,
+    /// Termination, WhiteFideId, BlackFideId, WhiteElo, BlackElo,
+    /// WhiteTitle, BlackTitle).
+    pub fn reported(&self, column: usize) -> Option<&[u8]> {
+        let index = *self.first.get(..REPORTED)?.get(column)?;
+        (index != NONE).then(|| self.value(index))
+    }
+
+    /// The value of the pair at `index` (empty past the last).
+    pub fn value(&self, index: usize) -> &[u8] {
+        self.pair(index).unwrap_or_default().1
+    }
+
+    /// Whether two pairs may have the same name: when false, no two have.
+    pub fn may_repeat_a_name(&self) -> bool {
+        self.may_repeat
+    }
+
+    /// The index of the first tag with the name of the tag at `index`, if
+    /// it comes before `index`.
+    pub fn earlier(&self, index: usize) -> Option<usize> {
+        let (name, _) = self.pair(index)?;
+        match known(name) {
+            Some(k) => Some(self.first[k]).filter(|&first| first < index),
+            None => self
+                .iter()
+                .take(index)
+                .find(|(_, other, _)| *other == name)
+                .map(|(i, _, _)| i),
+        }
     }
 
     /// How many tag pairs.
@@ -60,27 +195,39 @@ impl Tags {
         self.bytes.is_ascii()
     }
 
-    /// The pairs as text, when they are all ASCII ([`Tags::is_ascii`]).
-    pub fn ascii_pairs(&self) -> Option<impl Iterator<Item = (&str, &str)>> {
-        let text = std::str::from_utf8(&self.bytes)
+    /// The value of the first tag that fills the reports' tag column
+    /// `column`, as text, when every pair is ASCII: `text` is
+    /// [`Tags::ascii_text`].
+    pub fn reported_ascii<'a>(&self, text: &'a str, column: usize) -> Option<&'a str> {
+        let index = *self.first.get(..REPORTED)?.get(column)?;
+        let &(_, b, c) = self.spans.get(index)?;
+        text.get(b..c)
+    }
+
+    /// Every pair's bytes as text, when they are all ASCII.
+    pub fn ascii_text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.bytes)
             .ok()
-            .filter(|_| self.is_ascii())?;
-        Some(self.spans.iter().map(move |&(a, b, c)| {
-            (
-                text.get(a..b).unwrap_or_default(),
-                text.get(b..c).unwrap_or_default(),
-            )
-        }))
+            .filter(|_| self.is_ascii())
     }
 
     /// The first tag with this name: its index and value.
+    #[inline(always)]
     pub fn find(&self, name: &str) -> Option<(usize, &[u8])> {
-        self.iter()
-            .find(|(_, n, _)| *n == name.as_bytes())
-            .map(|(i, _, v)| (i, v))
+        match known(name.as_bytes()) {
+            Some(k) => {
+                let index = self.first[k];
+                (index != NONE).then(|| (index, self.pair(index).unwrap_or_default().1))
+            }
+            None => self
+                .iter()
+                .find(|(_, n, _)| *n == name.as_bytes())
+                .map(|(i, _, v)| (i, v)),
+        }
     }
 
     /// The value of the first tag with this name.
+    #[inline(always)]
     pub fn get(&self, name: &str) -> Option<&[u8]> {
         self.find(name).map(|(_, v)| v)
     }
@@ -102,5 +249,37 @@ mod tests {
         assert_eq!(tags.get("Result"), None);
         tags.clear();
         assert!(tags.is_empty());
+        assert_eq!(tags.get("White"), None);
+    }
+
+    /// A name the index knows and one it does not are found alike, and
+    /// each tag's earlier namesake is the first of its name.
+    #[test]
+    fn known_and_other_names_alike() {
+        let mut tags = Tags::default();
+        for (name, value) in [
+            ("Annotator", "x"),
+            ("FEN", "f"),
+            ("Annotator", "y"),
+            ("FEN", "g"),
+            ("Annotator", "z"),
+        ] {
+            tags.push(name.as_bytes(), value.as_bytes());
+        }
+        assert_eq!(tags.find("Annotator"), Some((0, &b"x"[..])));
+        assert_eq!(tags.find("FEN"), Some((1, &b"f"[..])));
+        let earlier: Vec<_> = (0..6).map(|i| tags.earlier(i)).collect();
+        assert_eq!(earlier, [None, None, Some(0), Some(1), Some(0), None]);
+        assert!(tags.may_repeat_a_name());
+        tags.clear();
+        for name in ["Event", "Annotator", "Source", "White", "Opening"] {
+            tags.push(name.as_bytes(), b"");
+        }
+        assert!(!tags.may_repeat_a_name());
+        tags.push(b"Annotator", b"");
+        assert!(tags.may_repeat_a_name());
+        for name in KNOWN {
+            assert_eq!(known(name.as_bytes()).map(|k| KNOWN[k]), Some(name));
+        }
     }
 }

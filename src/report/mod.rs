@@ -101,10 +101,10 @@ pub struct TagColumns {
     ranges: [(u32, u32); COLUMNS],
 }
 
-/// The tag columns, in the order `fill_tags` numbers them: Event, Site,
-/// Date, Round, White, Black, Result, Termination, then the six of
+/// The tag columns, in the order `Tags::reported` numbers them: Event,
+/// Site, Date, Round, White, Black, Result, Termination, then the six of
 /// `GameResult::players`.
-const COLUMNS: usize = 14;
+const COLUMNS: usize = crate::read::tags::REPORTED;
 
 impl TagColumns {
     /// The value of column `i`; empty when the tag is absent.
@@ -248,50 +248,31 @@ impl GameResult {
     /// name counts.
     pub fn fill_tags(&mut self, game: &RawGame<'_>) {
         self.tags.text.clear();
-        let mut seen = 0u16;
-        if let Some(pairs) = game.tags.ascii_pairs() {
-            for (name, value) in pairs {
-                self.tags.put(&mut seen, name.as_bytes(), value);
-            }
-        } else {
-            for (_, name, value) in game.tags.iter() {
-                self.tags.put(&mut seen, name, &decode(value).0);
+        let text = game.tags.ascii_text();
+        for column in 0..COLUMNS {
+            if let Some(text) = text {
+                if let Some(value) = game.tags.reported_ascii(text, column) {
+                    self.tags.put(column, value);
+                }
+            } else if let Some(value) = game.tags.reported(column) {
+                self.tags.put(column, &decode(value).0);
             }
         }
     }
 }
 
 impl TagColumns {
-    /// Sets the column of the tag `name`, unless `seen` says an earlier
-    /// tag of that name has (the first of each name counts).
-    fn put(&mut self, seen: &mut u16, name: &[u8], value: &str) {
-        let i = match name {
-            b"Event" => 0,
-            b"Site" => 1,
-            b"Date" => 2,
-            b"Round" => 3,
-            b"White" => 4,
-            b"Black" => 5,
-            b"Result" => 6,
-            b"Termination" => 7,
-            b"WhiteFideId" => 8,
-            b"BlackFideId" => 9,
-            b"WhiteElo" => 10,
-            b"BlackElo" => 11,
-            b"WhiteTitle" => 12,
-            b"BlackTitle" => 13,
-            _ => return,
-        };
-        if *seen & (1 << i) == 0 {
-            *seen |= 1 << i;
-            if self.text.capacity() == 0 {
-                // Enough for most games' columns at once.
-                self.text.reserve(value.len().max(120));
-            }
-            let start = self.text.len();
-            self.text.push_str(value);
-            let end = self.text.len();
-            self.ranges[i] = (
+    /// Sets column `i`.
+    fn put(&mut self, i: usize, value: &str) {
+        if self.text.capacity() == 0 {
+            // Enough for most games' columns at once.
+            self.text.reserve(value.len().max(120));
+        }
+        let start = self.text.len();
+        self.text.push_str(value);
+        let end = self.text.len();
+        if let Some(range) = self.ranges.get_mut(i) {
+            *range = (
                 u32::try_from(start).unwrap_or(u32::MAX),
                 u32::try_from(end).unwrap_or(u32::MAX),
             );
