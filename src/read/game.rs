@@ -57,28 +57,45 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
     }
     // Lower case, and `replace("ae", "a")`, then "oe", then "ue", in one
     // pass: no pass can make or break a pair another one matches.
-    let mut word: Option<WordHash> = None;
-    let mut skip = false;
-    for (i, &c) in name.iter().enumerate() {
-        if std::mem::take(&mut skip) {
+    let mut word = WordHash::default();
+    let mut in_word = false;
+    let mut bytes = name.iter();
+    while let Some(&b) = bytes.next() {
+        let c = FOLDED[usize::from(b)];
+        if c == 0 {
+            if std::mem::take(&mut in_word) {
+                add(std::mem::take(&mut word));
+            }
             continue;
         }
-        let c = c.to_ascii_lowercase();
-        if c.is_ascii_alphanumeric() {
-            word.get_or_insert_with(WordHash::default).push(c);
-            skip = matches!(c, b'a' | b'o' | b'u')
-                && name
-                    .get(i + 1)
-                    .is_some_and(|n| n.eq_ignore_ascii_case(&b'e'));
-        } else if let Some(done) = word.take() {
-            add(done);
+        word.push(c);
+        in_word = true;
+        if matches!(c, b'a' | b'o' | b'u')
+            && bytes.as_slice().first().is_some_and(|&n| n | 0x20 == b'e')
+        {
+            bytes.next();
         }
     }
-    if let Some(done) = word {
-        add(done);
+    if in_word {
+        add(word);
     }
     words
 }
+
+/// Each ASCII byte as a name's word holds it: letters in lower case,
+/// digits as they are; 0 for the bytes between words.
+const FOLDED: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = (b as u8).to_ascii_lowercase();
+        if c.is_ascii_alphanumeric() {
+            table[b] = c;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// One word's hash, byte by byte.
 #[derive(Debug)]
