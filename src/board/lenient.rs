@@ -23,16 +23,52 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use crate::{board::san::to_move, read::notation::Form};
+use crate::{
+    board::san::{to_move, to_move_inlined},
+    read::notation::Form,
+};
 
 /// The move a written SAN names in `pos`, strictly or by a plain reading,
 /// and which reading it took (`None`: standard form).
+///
+/// Inlined where the replay calls it: most moves resolve strictly and are
+/// written without a from-square, and that path is a few tests long.
+#[inline(always)]
 pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> {
-    let failed = match to_move(san, pos) {
-        Ok(m) => return Ok((m, strict_form(san, pos, m))),
-        Err(SanError::AmbiguousSan) => return Err(SanError::AmbiguousSan),
-        Err(err) => err,
-    };
+    match to_move_inlined(san, pos) {
+        Ok(m) => {
+            let form = match san {
+                // Nothing written beyond the piece and the square, or a
+                // pawn's file only: the standard form (as `strict_form`
+                // finds, without the call).
+                San::Normal {
+                    file: None,
+                    rank: None,
+                    ..
+                }
+                | San::Normal {
+                    role: Role::Pawn,
+                    rank: None,
+                    ..
+                } => None,
+                _ => strict_form(san, pos, m),
+            };
+            Ok((m, form))
+        }
+        Err(SanError::AmbiguousSan) => Err(SanError::AmbiguousSan),
+        Err(failed) => plain_reading(san, pos, failed),
+    }
+}
+
+/// The plain readings of a SAN that names no legal move strictly, in
+/// turn; `failed` when none names one.
+#[cold]
+#[inline(never)]
+fn plain_reading(
+    san: San,
+    pos: &Chess,
+    failed: SanError,
+) -> Result<(Move, Option<Form>), SanError> {
     // Long notation is read as the squares it names first: `e4d5` is a
     // capture written in squares, not a SAN without its `x`.
     if let San::Normal {
@@ -67,6 +103,7 @@ pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> 
 /// move with its from-square (`e2e4`), or a from-file, rank or square that
 /// is not needed, or not the one PGN 8.2.3.4 prefers (`Ngf3` where `Nf3` is
 /// unique, `N1d2` for `Nbd2`). Only moves written with one are looked at.
+#[inline(never)]
 fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
     let San::Normal {
         role, file, rank, ..
