@@ -130,7 +130,13 @@ fn reach(pos: &Chess, role: Role, capture: bool, to: Square, king: Square) -> Bi
         }
         // A slider checking the king also attacks the squares behind it.
         Role::King if board.attacks_to(to, !turn, occupied.without(king)).any() => Bitboard::EMPTY,
-        _ => attacks::attacks(to, role.of(turn), occupied) & ours,
+        // Each kind's own attacks, inlined (`attacks::attacks` is a call
+        // that matches on the piece again).
+        Role::Knight => attacks::knight_attacks(to) & ours,
+        Role::Bishop => attacks::bishop_attacks(to, occupied) & ours,
+        Role::Rook => attacks::rook_attacks(to, occupied) & ours,
+        Role::Queen => attacks::queen_attacks(to, occupied) & ours,
+        Role::King => attacks::king_attacks(to) & ours,
     }
 }
 
