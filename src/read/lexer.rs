@@ -996,7 +996,12 @@ impl Lexed {
     /// A token that starts with `1`: `1-0`, `1/2-1/2`, or a move number.
     fn one(&mut self, cur: &mut Cursor<'_>, line: u64, start: usize) {
         cur.skip(1);
-        if cur.eat_dash() {
+        // Most often a move number (`1.`, `12.`, `1...`): neither a dash
+        // nor `/` follows the `1`.
+        if matches!(cur.peek(), Some(b'0'..=b'9' | b'.' | b' ')) {
+            skip_move_number_tail(cur);
+            self.move_number(cur.bytes, line, start);
+        } else if cur.eat_dash() {
             if cur.eat(b"0") {
                 let outcome = Outcome::Known(KnownOutcome::Decisive {
                     winner: Color::White,
@@ -1309,44 +1314,51 @@ fn split_tag(rest: &[u8]) -> Option<SplitTag> {
 /// answer.
 #[inline]
 fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanError> {
-    let file = |b: u8| shakmaty::File::from_char(char::from(b));
-    let rank = |b: u8| shakmaty::Rank::from_char(char::from(b));
-    let role = match rest.first() {
-        Some(b'N') => Some(shakmaty::Role::Knight),
-        Some(b'B') => Some(shakmaty::Role::Bishop),
-        Some(b'R') => Some(shakmaty::Role::Rook),
-        Some(b'Q') => Some(shakmaty::Role::Queen),
-        Some(b'K') => Some(shakmaty::Role::King),
+    // The first six bytes, zero past the end: no bounds to check below.
+    let mut b = [0u8; 6];
+    let head = rest.get(..6).unwrap_or(rest);
+    b[..head.len()].copy_from_slice(head);
+    let file = |c: u8| {
+        let i = c.wrapping_sub(b'a');
+        (i < 8).then(|| shakmaty::File::new(u32::from(i)))
+    };
+    let rank = |c: u8| {
+        let i = c.wrapping_sub(b'1');
+        (i < 8).then(|| shakmaty::Rank::new(u32::from(i)))
+    };
+    let role = match b[0] {
+        b'N' => Some(shakmaty::Role::Knight),
+        b'B' => Some(shakmaty::Role::Bishop),
+        b'R' => Some(shakmaty::Role::Rook),
+        b'Q' => Some(shakmaty::Role::Queen),
+        b'K' => Some(shakmaty::Role::King),
         _ => None,
     };
     // The piece, the file a pawn takes from, and where the square starts.
-    let (role, from_file, at) = match (role, rest.get(1)) {
-        (Some(role), Some(b'x')) => (role, None, 2),
+    let (role, from_file, at) = match (role, b[1]) {
+        (Some(role), b'x') => (role, None, 2),
         (Some(role), _) => (role, None, 1),
-        (None, Some(b'x')) => match rest.first().copied().and_then(file) {
+        (None, b'x') => match file(b[0]) {
             Some(f) => (shakmaty::Role::Pawn, Some(f), 2),
             None => return SanPlus::from_ascii_prefix(rest),
         },
         (None, _) => (shakmaty::Role::Pawn, None, 0),
     };
     let capture = at == 2;
-    let (Some(to_file), Some(to_rank)) = (
-        rest.get(at).copied().and_then(file),
-        rest.get(at + 1).copied().and_then(rank),
-    ) else {
+    let (Some(to_file), Some(to_rank)) = (file(b[at]), rank(b[at + 1])) else {
         return SanPlus::from_ascii_prefix(rest);
     };
     let mut n = at + 2;
-    match rest.get(n) {
+    match b[n] {
         // What shakmaty would read on: a promotion, or a capture or second
         // square after a first one (`e2xd3`, `Ng1f3`).
-        Some(b'=') => return SanPlus::from_ascii_prefix(rest),
-        Some(b'x' | b'a'..=b'h') if !capture => return SanPlus::from_ascii_prefix(rest),
+        b'=' => return SanPlus::from_ascii_prefix(rest),
+        b'x' | b'a'..=b'h' if !capture => return SanPlus::from_ascii_prefix(rest),
         _ => {}
     }
-    let suffix = match rest.get(n) {
-        Some(b'+') => Some(Suffix::Check),
-        Some(b'#') => Some(Suffix::Checkmate),
+    let suffix = match b[n] {
+        b'+' => Some(Suffix::Check),
+        b'#' => Some(Suffix::Checkmate),
         _ => None,
     };
     n += usize::from(suffix.is_some());
