@@ -432,17 +432,20 @@ impl Stream<'_> {
         let block = self.chunk.get(..at).unwrap_or_default();
         let lines = memchr::memchr_iter(b'\n', block).count() as u64;
         let end = if guessed { at + 1 } else { at };
-        // The block gets a buffer of its own (one given back, where
-        // guesses are confirmed); the chunk buffer keeps its capacity for
-        // the next read. Games already handed on make no block.
+        // The chunk's buffer becomes the block, and the rest of the chunk
+        // (the start of the next game) goes to a buffer given back, where
+        // guesses are confirmed: the block's bytes are not copied. Games
+        // already handed on make no block.
         let bytes = if handed {
+            self.chunk.drain(..at);
             Arc::default()
         } else {
-            let mut bytes = self.spare.pop().unwrap_or_default();
-            bytes.extend_from_slice(self.chunk.get(..end).unwrap_or_default());
+            let mut next = self.spare.pop().unwrap_or_default();
+            next.extend_from_slice(self.chunk.get(at..).unwrap_or_default());
+            let mut bytes = std::mem::replace(&mut self.chunk, next);
+            bytes.truncate(end);
             Arc::new(bytes)
         };
-        self.chunk.drain(..at);
         if self.chunk.capacity() > BLOCK_BYTES * 2 {
             self.chunk.shrink_to(BLOCK_BYTES * 2);
         }
