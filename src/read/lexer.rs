@@ -1315,9 +1315,10 @@ fn split_tag(rest: &[u8]) -> Option<SplitTag> {
 #[inline]
 fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanError> {
     // The first six bytes, zero past the end: no bounds to check below.
-    let mut b = [0u8; 6];
-    let head = rest.get(..6).unwrap_or(rest);
-    b[..head.len()].copy_from_slice(head);
+    let b: [u8; 6] = match rest.first_chunk() {
+        Some(six) => *six,
+        None => padded(rest),
+    };
     let file = |c: u8| {
         let i = c.wrapping_sub(b'a');
         (i < 8).then(|| shakmaty::File::new(u32::from(i)))
@@ -1371,6 +1372,18 @@ fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanErro
         promotion: None,
     };
     Ok((SanPlus { san, suffix }, n))
+}
+
+/// The bytes of a slice shorter than six, then zeros. Out of line: joined
+/// with the copy of six bytes, it would make that one a call as well.
+#[cold]
+#[inline(never)]
+fn padded(rest: &[u8]) -> [u8; 6] {
+    let mut b = [0u8; 6];
+    for (to, &from) in b.iter_mut().zip(rest) {
+        *to = from;
+    }
+    b
 }
 
 /// After the first digit of a move number: more digits, then dots and blanks.
