@@ -12,8 +12,13 @@ cd "$(dirname "$0")/.."
 source bench/common.sh
 need_apt valgrind valgrind
 
-cargo build --release --locked --bin pgn-arbiter --example bare_replay
-arbiter=$PWD/target/release/pgn-arbiter
+# pgn-arbiter with line tables (the same code, and where each instruction's
+# source line is), so that code inlined into the replay's loop is told
+# apart by the file it comes from.
+CARGO_PROFILE_RELEASE_DEBUG=line-tables-only \
+  cargo build --release --locked --bin pgn-arbiter --target-dir target/profile-lines
+cargo build --release --locked --example bare_replay
+arbiter=$PWD/target/profile-lines/release/pgn-arbiter
 bare=$PWD/target/release/examples/bare_replay
 make_corpus
 slice=$work/profile-slice.pgn
@@ -29,34 +34,48 @@ valgrind --tool=callgrind --callgrind-out-file="$work/profile-arbiter.out" \
 valgrind --tool=callgrind --callgrind-out-file="$work/profile-bare.out" \
   "$bare" --hash "$slice" >/dev/null 2>&1
 for who in arbiter bare; do
-  callgrind_annotate --tree=calling --inclusive=yes "$work/profile-$who.out" > "$work/profile-$who.tree" 2>/dev/null
+  callgrind_annotate --threshold=100 --tree=calling --inclusive=yes "$work/profile-$who.out" > "$work/profile-$who.tree" 2>/dev/null
   callgrind_annotate --threshold=100 "$work/profile-$who.out" > "$work/profile-$who.self" 2>/dev/null
 done
 
 python3 - "$work" "$(stat -c %s "$slice")" "$(git rev-parse --short HEAD)" > bench/PROFILE.md <<'PY'
 import os, platform, re, sys
 work, size, commit = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-LINE = re.compile(r"^\s*([\d,]+) \([ \d.]+%\)\s+([*>])\s+(?:\S*?:)?(.*?)(?: \([\d,]+x\))? \[")
+# An entry: cost, `*` (a function) or `>` (a call it makes), source file
+# (with line tables; `???` without), function, call count, binary. With line
+# tables a function comes once for each source file of its lines (code
+# inlined into it among them): the cost of those lines and of the calls
+# they make. Its entry for the file it is written in is the largest, and
+# holds all the others.
+LINE = re.compile(r"^\s*([\d,]+) \([ \d.]+%\)\s+([*>])\s+(?:(\S*?):)?(.*?)(?: \([\d,]+x\))?(?: \[.*\])?\s*$")
 
 def tree(who):
-    """(caller, callee) -> inclusive instructions, and each function's total."""
-    edges, total, caller = {}, {}, None
+    """(caller, callee) -> inclusive instructions, each function's total,
+    and (source file, function) -> the inclusive cost of its lines there."""
+    edges, total, by_file, caller = {}, {}, {}, None
     for line in open(f"{work}/profile-{who}.tree"):
         m = LINE.match(line)
         if not m:
             continue
-        n, kind, name = int(m.group(1).replace(",", "")), m.group(2), m.group(3)
+        n, kind, file, name = int(m.group(1).replace(",", "")), m.group(2), m.group(3) or "", m.group(4)
         if kind == "*":
             caller = name
-            total[name] = n
+            total[name] = max(total.get(name, 0), n)
+            by_file[(file, name)] = by_file.get((file, name), 0) + n
         elif caller:
             edges[(caller, name)] = edges.get((caller, name), 0) + n
-    return edges, total
+    return edges, total, by_file
+
+def inlined(by_file, function, files):
+    """The cost of `function`'s lines from source files ending in one of
+    `files` (code inlined into it), the calls those lines make included."""
+    return sum(n for (file, name), n in by_file.items()
+               if name.endswith(function) and any(file.endswith(f) for f in files))
 
 def selfs(who):
     out = {}
     for line in open(f"{work}/profile-{who}.self"):
-        m = re.match(r"^\s*([\d,]+) \([ \d.]+%\)\s+(?:\S*?:)?(.*?) \[", line)
+        m = re.match(r"^\s*([\d,]+) \([ \d.]+%\)\s+(?:\S*?:)?(.*?)(?: \[.*\])?\s*$", line)
         if m:
             out[m.group(2)] = out.get(m.group(2), 0) + int(m.group(1).replace(",", ""))
     return out
@@ -76,7 +95,7 @@ def program(who):
         if m:
             return int(m.group(1).replace(",", ""))
 
-a_edges, a_tot = tree("arbiter")
+a_edges, a_tot, a_files = tree("arbiter")
 a_self = selfs("arbiter")
 A = program("arbiter")
 stream = total(a_tot, "read::blocks::read_stream")
@@ -88,7 +107,14 @@ readers = ("read::blocks::read_stream", "read::blocks::Stream::read", "read::blo
 worker = sum(edge(a_edges, reader, callee) for reader in readers
              for callee in ("run::pipeline::run::{{closure}}", "Pieces>::cut", "Pieces>::piece"))
 audit = total(a_tot, "checks::audit")
-resolve = edge(a_edges, "checks::audit", "board::lenient::resolve")
+# SAN resolution is inlined into the replay's loop: the lines of
+# `lenient.rs` and `san.rs` there, and shakmaty's helpers inlined with them
+# (squares, bitboards, attacks; `position.rs` aside, which the replay uses
+# too), plus any call left.
+SHAKMATY_HELPERS = tuple(f"shakmaty-0.30.1/src/{f}.rs" for f in
+                         ("square", "bitboard", "board", "m", "color", "attacks", "role", "magics", "types"))
+resolve = edge(a_edges, "checks::audit", "board::lenient::resolve") \
+    + inlined(a_files, "checks::audit", ("src/board/lenient.rs", "src/board/san.rs") + SHAKMATY_HELPERS)
 play = edge(a_edges, "checks::audit", "Position>::play_unchecked")
 history = edge(a_edges, "checks::audit", "History::examine") + edge(a_edges, "checks::audit", "History::new_stretch")
 winnable = edge(a_edges, "checks::audit", "board::winnable::winnability")
@@ -101,23 +127,26 @@ read_san = sum(n for (a, b), n in a_edges.items()
                if "read::lexer" in a and b.endswith("shakmaty::san::Reader::read_san"))
 writer = total(a_tot, "run::run::{{closure}}")
 fill_tags = total(a_tot, "report::GameResult::fill_tags")
-fingerprint = total(a_tot, "read::game::RawGame::fingerprint")
+# The fingerprint is inlined into the worker; it folds the players' names.
+fingerprint = total(a_tot, "read::game::RawGame::fingerprint") \
+    + inlined(a_files, "Worker::check_scanned", ("src/read/game.rs",)) \
+    + edge(a_edges, "Worker::check_scanned", "read::game::folded_name_hash")
 arbiter_rows = [
     ("reading: filling chunks, counting lines, cutting blocks where the reader does", stream - worker + cutting),
     ("lexing: tags, tokens, move numbers, comments, the common forms of SAN", scan - read_san),
     ("SAN parsing (shakmaty's `read_san`, for the forms the lexer hands it)", read_san),
-    ("SAN resolution (`lenient::resolve`, `board::san::to_move`)", resolve),
+    ("SAN resolution (`lenient::resolve`, `board::san::to_move`, inlined into the replay)", resolve),
     ("make move (`play_unchecked`)", play),
     ("hashing and history (`History::examine`, `new_stretch`)", history),
     ("winnability (CHA-Solver, games won on time)", winnable),
     ("the other checks (tags, header, result, ending, suffixes, verdict)", audit - resolve - play - history - winnable),
     ("tag columns of each game (`fill_tags`)", fill_tags),
-    ("fingerprints (`RawGame::fingerprint`)", fingerprint),
+    ("fingerprints (`RawGame::fingerprint`, the players' names folded)", fingerprint),
     ("the writer: run-wide checks, CSV, summary", writer),
     ("the rest of the worker (result parts, sorting)", worker - cutting - scan - audit - writer - fill_tags - fingerprint),
     ("outside the read loop (start, arguments, exit)", A - stream),
 ]
-b_edges, b_tot = tree("bare")
+b_edges, b_tot, _ = tree("bare")
 b_self = selfs("bare")
 B = program("bare")
 key = total(b_tot, "bare_replay::Replay::key")
@@ -147,7 +176,9 @@ print(f"- Machine: {os.cpu_count()} cores ({cpu}), {platform.platform()}")
 print(f"- Input: the first {size / 1e6:.1f} MB of the corpus (every real file of `../shared/corpora` joined), cut at a game start.")
 print("- Instructions by callgrind (`valgrind --tool=callgrind`), grouped by stage from the call tree:")
 print("  a stage is the inclusive cost of its entry function where it is called, so inlined")
-print("  helpers count with their caller. Allocation is spread over the stages; its own")
+print("  helpers count with their caller; SAN resolution and the fingerprint, inlined into")
+print("  their callers, are told apart by the source file of their lines (pgn-arbiter is")
+print("  built with line tables for this). Allocation is spread over the stages; its own")
 print("  total is given below each table.\n")
 print(f"pgn-arbiter `-j 1 --findings /dev/null` against the hashed bare replay: **{A / B:.3f}x** the instructions.\n")
 read_a = stream - worker + cutting + scan
@@ -166,8 +197,10 @@ table(bare_rows, B)
 print(f"\nAllocation: {alloc_b / 1e6:,.1f} M, {100 * alloc_b / B:.1f}%.\n")
 print("## Commands\n")
 print("```")
+print("CARGO_PROFILE_RELEASE_DEBUG=line-tables-only \\")
+print("  cargo build --release --locked --bin pgn-arbiter --target-dir target/profile-lines")
 print("valgrind --tool=callgrind --callgrind-out-file=arbiter.out \\")
-print("  target/release/pgn-arbiter -q -j 1 --fail-on never --findings /dev/null slice.pgn")
+print("  target/profile-lines/release/pgn-arbiter -q -j 1 --fail-on never --findings /dev/null slice.pgn")
 print("valgrind --tool=callgrind --callgrind-out-file=bare.out \\")
 print("  target/release/examples/bare_replay --hash slice.pgn")
 print("callgrind_annotate --tree=calling --inclusive=yes arbiter.out")
