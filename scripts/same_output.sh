@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Shows that this checkout's outputs are byte for byte another commit's:
-# both reports, the JSON summary (less the time taken), the corrected
-# copies and the audit page, on the shared corpora (CORPORA) and on every
-# tournament fixture with its TRF. For changes that must not change
-# behaviour (a module moved, a function split).
+# both reports, the JSON summary (less the time taken and the build's
+# commit), the corrected copies and the audit page, on the shared corpora
+# (CORPORA) and on every tournament fixture with its TRF. For changes that
+# must not change behaviour (a module moved, a function split).
 #
 #   scripts/same_output.sh REF     # e.g. main, HEAD~3, a commit
 #   JOBS=1 scripts/same_output.sh REF   # with -j 1 (one thread reads and checks)
@@ -44,8 +44,9 @@ audit() {
       --summary "$out/$case.summary.json" --html "$out/$case.html" \
       --fix "$out/$case.fixed.pgn" "tournament/$case.pgn")
   done
-  # The time taken is the one thing that may differ.
-  sed -i -E '/"(elapsed_seconds|games_per_second)"/d' "$out"/*.summary.json
+  # The time taken, and the commit the build names, are the things that
+  # may differ.
+  sed -i -E '/"(elapsed_seconds|games_per_second|commit)"/d' "$out"/*.summary.json
   mv "$out" "$2"
 }
 
