@@ -139,8 +139,15 @@ impl Tags {
     /// Termination, WhiteFideId, BlackFideId, WhiteElo, BlackElo,
     /// WhiteTitle, BlackTitle).
     pub fn reported(&self, column: usize) -> Option<&[u8]> {
+        let (start, end) = self.reported_range(column)?;
+        self.bytes.get(start..end)
+    }
+
+    /// Where the value [`Tags::reported`] gives is among the pairs' bytes.
+    fn reported_range(&self, column: usize) -> Option<(usize, usize)> {
         let index = *self.first.get(..REPORTED)?.get(column)?;
-        (index != NONE).then(|| self.value(index))
+        let &(_, start, end) = self.spans.get(index)?;
+        Some((start, end))
     }
 
     /// The value of the pair at `index` (empty past the last).
@@ -199,9 +206,8 @@ impl Tags {
     /// `column`, as text, when every pair is ASCII: `text` is
     /// [`Tags::ascii_text`].
     pub fn reported_ascii<'a>(&self, text: &'a str, column: usize) -> Option<&'a str> {
-        let index = *self.first.get(..REPORTED)?.get(column)?;
-        let &(_, b, c) = self.spans.get(index)?;
-        text.get(b..c)
+        let (start, end) = self.reported_range(column)?;
+        text.get(start..end)
     }
 
     /// Every pair's bytes as text, when they are all ASCII.

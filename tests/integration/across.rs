@@ -332,16 +332,22 @@ fn across_files_of_other_games_are_refused() {
         ],
         "--findings",
     );
-    let out = bin()
-        .args([
-            "-q".as_ref(),
-            "--render".as_ref(),
-            r,
-            "--across".as_ref(),
-            across.as_os_str(),
-        ])
-        .output()
-        .unwrap();
+    // The rendering of the results with the across file, its games
+    // numbered on from `offset`.
+    let rendering = |offset: &str| {
+        bin()
+            .args([
+                "-q".as_ref(),
+                "--render".as_ref(),
+                r,
+                "--across".as_ref(),
+                a,
+            ])
+            .args(["--game-offset", offset])
+            .output()
+            .unwrap()
+    };
+    let out = rendering("0");
     assert_eq!(
         out.status.code(),
         Some(2),
@@ -352,17 +358,7 @@ fn across_files_of_other_games_are_refused() {
     let row = serde_json::json!({"results": results, "games_before": 0, "across": across});
     fs::write(&list, format!("{row}\n")).unwrap();
     ran(bin().arg("across").arg(&list).output().unwrap(), "across");
-    let out = bin()
-        .args([
-            "-q".as_ref(),
-            "--render".as_ref(),
-            r,
-            "--across".as_ref(),
-            across.as_os_str(),
-        ])
-        .args(["--game-offset", "100"])
-        .output()
-        .unwrap();
+    let out = rendering("100");
     assert_eq!(
         out.status.code(),
         Some(2),
