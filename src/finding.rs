@@ -239,6 +239,15 @@ kinds! {
     /// One FIDE ID under names that differ however they are folded,
     /// across the run.
     PlayerNameVariant => "player-name-variant", Warning, Audit, Fix::No;
+    /// A player's clock (`[%clk]`) higher than after that player's
+    /// previous move by more than the TimeControl adds.
+    ClockRises => "clock-rises", Warning, Law(Article::TimeControl), Fix::No;
+    /// A loss on time whose loser made the last move with time left on the
+    /// clock after it: that clock had stopped.
+    ClockForfeitContradicted => "clock-forfeit-contradicted", Error, Law(Article::ClockPaused), Fix::No;
+    /// A clock at zero under a control with an increment, and the same
+    /// player moved again with no loss on time recorded.
+    PlayedPastFlag => "played-past-flag", Info, Law(Article::FlagNoticed), Fix::No;
 }
 
 /// Codes renamed, each with the kind it now names. A renamed code keeps
@@ -536,6 +545,9 @@ mod tests {
                 "unused-suppression",
                 "non-standard-time-control",
                 "player-name-variant",
+                "clock-rises",
+                "clock-forfeit-contradicted",
+                "played-past-flag",
             ]
         );
     }

@@ -90,6 +90,9 @@
 //!   leave its findings out: judged by the writer once it has all of them)
 //! - `src/checks/across/identity.rs`: `player-name-variant` (run-wide: one
 //!   FIDE ID under several names)
+//! - `src/checks/clocks.rs`: `clock-rises`, `clock-forfeit-contradicted`,
+//!   `played-past-flag` (the clock readings after the moves, against the
+//!   TimeControl and the result)
 //!
 //! The whole path of a run, for one input in memory ([`audit_bytes`]): the
 //! games are cut, replayed and judged, and both reports written.

@@ -61,6 +61,13 @@ pub enum Article {
     /// A forfeit for illegal moves is a draw when the other side cannot
     /// mate: where a lone king's win falls.
     LoneKingForfeit,
+    /// Time is given as the control stated in advance says: the time of
+    /// each period and the time added a move.
+    TimeControl,
+    /// A player's clock stops when that player has moved.
+    ClockPaused,
+    /// A flag counts once the arbiter sees it or a player claims it.
+    FlagNoticed,
 }
 
 /// What a kind of finding rests on.
@@ -145,6 +152,9 @@ impl Edition {
             (Fide2023, SeventyFive) => "FIDE 2023 9.6.2",
             (Fide2023, FlagFall) => "FIDE 2023 6.9",
             (Fide2023, LoneKingForfeit) => "FIDE 2023 7.5.5",
+            (Fide2023, TimeControl) => "FIDE 2023 6.3.1",
+            (Fide2023, ClockPaused) => "FIDE 2023 6.2.1",
+            (Fide2023, FlagNoticed) => "FIDE 2023 6.8",
             // The seed text of 2000 holds Articles 1 to 3 only; the others
             // follow the published English text of the 2000 Laws.
             (Fide2000, IllegalMove) => "FIDE 2000 3",
@@ -155,6 +165,9 @@ impl Edition {
             (Fide2000, ThreefoldAbout | ThreefoldJust) => "FIDE 2000 9.2",
             (Fide2000, FiftyAbout | FiftyJust) => "FIDE 2000 9.3",
             (Fide2000, FlagFall) => "FIDE 2000 6.9",
+            (Fide2000, TimeControl) => "FIDE 2000 6.1",
+            (Fide2000, ClockPaused) => "FIDE 2000 6.2",
+            (Fide2000, FlagNoticed) => "FIDE 2000 6.8",
             (Fide1994, IllegalMove) => "FIDE 1994 8.1",
             (Fide1994, Variant) => "FIDE 1994 1",
             (Fide1994, Checkmate | Win) => "FIDE 1994 10.1",
@@ -166,6 +179,9 @@ impl Edition {
             (Fide1994, ThreefoldJust) => "FIDE 1994 10.10(2)",
             (Fide1994, FiftyAbout | FiftyJust) => "FIDE 1994 10.12",
             (Fide1994, FlagFall) => "FIDE 1994 10.14",
+            (Fide1994, TimeControl) => "FIDE 1994 12.1",
+            (Fide1994, ClockPaused) => "FIDE 1994 12.3",
+            (Fide1994, FlagNoticed) => "FIDE 1994 12.2",
             // Not in the edition: the automatic draws before 2014; a
             // resignation the winner could not earn before 2023; the lone
             // king, which only 1994 settles outright.

@@ -136,7 +136,7 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{read::lexer::Lexed, read::tags::Tags};
+    use crate::{read::lexer::Lexed, read::lexer::clock_tenths, read::tags::Tags};
 
     fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
         let mut tags = Tags::default();
@@ -239,5 +239,18 @@ mod tests {
         assert_eq!(clock_seconds(b"[%clk 0:03]"), Some(3));
         assert_eq!(clock_seconds(b"[%clk x]"), None);
         assert_eq!(clock_seconds(b"no clock"), None);
+        assert_eq!(clock_tenths(b"[%clk 1:02:03.45]"), Some(37_234));
+        assert_eq!(clock_tenths(b"{[%clk 0:00:09.9]}"), Some(99));
+        assert_eq!(clock_tenths(b"[%clk 0:15:10]"), Some(9_100));
+        for broken in [
+            &b"[%clk 1:2:3:4]"[..],
+            b"[%clk 12345:00]",
+            b"[%clk 12]",
+            b"[%clk 1::2]",
+            b"[%clk 0:00.]",
+            b"[%clk 0:00.5.1]",
+        ] {
+            assert_eq!(clock_tenths(broken), None, "{broken:?}");
+        }
     }
 }

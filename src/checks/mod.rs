@@ -6,6 +6,7 @@
 //! input order.
 
 pub mod across;
+mod clocks;
 pub mod draws;
 pub mod ending;
 pub mod header;
@@ -180,6 +181,14 @@ pub fn audit(
         claimable: judged.and_then(|p| claimable(history, p.replayed.plies)),
     };
     let how_ended = ending::how_ended(game, &facts);
+    if let Some(p) = &played {
+        let end = clocks::End {
+            how: how_ended,
+            result: recorded.flatten(),
+            turn: judged.map(|p| p.replayed.end.turn()),
+        };
+        clocks::check(game, &p.start, &end, findings);
+    }
     let mut decided = judged.and_then(|p| p.decided.clone());
     let mut expected = decided.as_ref().map(|d| d.expected);
     if let Some(p) = judged
@@ -654,6 +663,24 @@ mod tests {
             (
                 fen("6k1/2b5/6K1/8/8/8/2R5/8 b - - 0 1", "0-1", "", ""),
                 Kind::UnexplainedWinUnwinnable,
+            ),
+            (
+                "[TimeControl \"180+2\"]\n\n1. e4 {[%clk 0:03:01]} e5 {[%clk 0:03:02]} \
+                 2. Nf3 {[%clk 0:03:30]} *"
+                    .to_owned(),
+                Kind::ClockRises,
+            ),
+            (
+                "[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n\n\
+                 1. e4 {[%clk 0:00:59]} 0-1"
+                    .to_owned(),
+                Kind::ClockForfeitContradicted,
+            ),
+            (
+                "[TimeControl \"180+2\"]\n\n1. e4 {[%clk 0:03:01]} e5 \
+                 2. Nf3 {[%clk 0:00:00]} Nc6 3. Bc4 *"
+                    .to_owned(),
+                Kind::PlayedPastFlag,
             ),
         ]
     }

@@ -12,10 +12,13 @@ type Seconds = f64;
 /// One period of a control: moves to make in it (none: the rest of the
 /// game), its time, and the time added a move.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Period {
-    moves: Option<u32>,
-    base: Seconds,
-    increment: Seconds,
+pub struct Period {
+    /// Moves to make in it; `None`: the rest of the game.
+    pub moves: Option<u32>,
+    /// Its time, given when it starts.
+    pub base: Seconds,
+    /// Time added for each move made in it.
+    pub increment: Seconds,
 }
 
 /// What a value read as a control states.
@@ -44,32 +47,21 @@ const FILLERS: [&str; 12] = [
     "bonus",
 ];
 
+/// Values that say the game had no time control.
+fn is_untimed(text: &str) -> bool {
+    matches!(text, "-" | "inf" | "infinite" | "unlimited" | "none" | "∞")
+}
+
 /// A value read as a control, when its meaning is plain.
 pub fn read(value: &str) -> Option<Reading> {
     let text = value.trim().to_lowercase();
-    if matches!(
-        text.as_str(),
-        "inf" | "infinite" | "unlimited" | "none" | "∞"
-    ) {
+    if is_untimed(&text) && text != "-" {
         return Some(Reading {
             meaning: "no time control".to_owned(),
             pgn: Some("-".to_owned()),
         });
     }
-    let mut text = text;
-    for filler in FILLERS {
-        text = text.replace(filler, " ");
-    }
-    // Periods: `,`, `;`, `then`; `:` too unless it stands between digits
-    // alone (`1:30` would be a clock time, not read).
-    let text = text.replace(" then ", ",").replace(';', ",");
-    let periods: Option<Vec<Period>> = text
-        .split([',', ':'])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(period)
-        .collect();
-    let periods = periods.filter(|p| !p.is_empty())?;
+    let periods = periods_of(text)?;
     Some(Reading {
         meaning: periods
             .iter()
@@ -78,6 +70,37 @@ pub fn read(value: &str) -> Option<Reading> {
             .join(", then "),
         pgn: pgn_form(&periods),
     })
+}
+
+/// The periods of a control, as PGN 9.6.1 writes it (`40/5400:1800+30`,
+/// `180+2`) or as people do (see [`read`]); `None` for a game without
+/// one (`-`, `inf`) and for a value that cannot be read (`?`).
+pub fn periods(value: &str) -> Option<Vec<Period>> {
+    let text = value.trim().to_lowercase();
+    if is_untimed(&text) {
+        return None;
+    }
+    periods_of(text)
+}
+
+/// The periods of a lower-cased value.
+fn periods_of(text: String) -> Option<Vec<Period>> {
+    let mut text = text;
+    // PGN's own forms (`180+2`, `40/5400:1800`) have no words to leave out.
+    if text.bytes().any(|b| !b"0123456789+/:.".contains(&b)) {
+        for filler in FILLERS {
+            text = text.replace(filler, " ");
+        }
+        // Periods: `,`, `;`, `then`.
+        text = text.replace(" then ", ",").replace(';', ",");
+    }
+    let periods: Option<Vec<Period>> = text
+        .split([',', ':'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(period)
+        .collect();
+    periods.filter(|p| !p.is_empty())
 }
 
 /// One period: `[moves / | moves moves in] duration [+ duration]`.

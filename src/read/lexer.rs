@@ -231,12 +231,26 @@ pub struct Lexed {
     /// and the byte range of its text. Servers write how a game ended and
     /// the clocks (`[%clk h:mm:ss]`) there; they are read only when needed.
     pub recent_comments: [Option<(usize, usize, usize)>; 3],
+    /// The clock readings of the mainline (`[%clk h:mm:ss]` in a comment
+    /// after a move, the first of each move's), up to its end.
+    pub clocks: Vec<Clock>,
     /// The mainline comments that leave findings out of the game
     /// (`{pgn-arbiter: ignore CODE, ...}`, [`is_suppression`]): the line
     /// of each and the byte range of its text.
     pub suppressions: Vec<(u64, usize, usize)>,
     /// Such comments past the first `MAX_SUPPRESSIONS`, not read.
     pub suppressions_past: u64,
+}
+
+/// A player's clock after a move, as a comment records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// The 1-based ply of the move it follows.
+    pub ply: usize,
+    /// The time left, in tenths of a second.
+    pub tenths: u32,
+    /// The line of the comment.
+    pub line: u64,
 }
 
 /// The comments of a game that leave findings out that are read: memory
@@ -256,24 +270,55 @@ pub fn is_suppression(text: &[u8]) -> bool {
         })
 }
 
-/// The seconds of a `[%clk h:mm:ss(.f)]` command in a comment.
+/// The whole seconds of a `[%clk h:mm:ss(.f)]` command in a comment.
 pub fn clock_seconds(comment: &[u8]) -> Option<u32> {
-    let at =
-        memchr::memchr_iter(b'%', comment).find(|&i| comment.get(i + 1..i + 4) == Some(b"clk"))?;
+    clock_tenths(comment).map(|tenths| tenths / 10)
+}
+
+/// The tenths of a second of a `[%clk h:mm:ss(.f)]` command in a comment
+/// (`[%clk 0:03]` and `[%clk 1:02:03.4]` too; digits past the tenths are
+/// dropped).
+pub fn clock_tenths(comment: &[u8]) -> Option<u32> {
+    // Comments are short: a plain search for the command.
+    let at = comment.windows(4).position(|w| w == b"%clk")?;
     let rest = comment.get(at + 4..)?.trim_ascii_start();
-    let end = rest
-        .iter()
-        .position(|b| !(b.is_ascii_digit() || *b == b':' || *b == b'.'))
-        .unwrap_or(rest.len());
-    let mut seconds = 0u32;
-    let mut fields = 0;
-    for part in rest.get(..end)?.split(|&b| b == b':') {
-        let whole = part.split(|&b| b == b'.').next()?;
-        let value: u32 = std::str::from_utf8(whole).ok()?.parse().ok()?;
-        seconds = seconds.checked_mul(60)?.checked_add(value)?;
-        fields += 1;
+    // Fields of one to four digits between colons, then maybe a fraction.
+    let (mut seconds, mut field, mut digits, mut fields) = (0u32, 0u32, 0u32, 1u32);
+    let mut bytes = rest.iter();
+    let mut tenth = 0;
+    while let Some(&b) = bytes.next() {
+        match b {
+            b'0'..=b'9' if digits < 4 => {
+                field = field * 10 + u32::from(b - b'0');
+                digits += 1;
+            }
+            b':' if digits > 0 => {
+                seconds = seconds.checked_mul(60)?.checked_add(field)?;
+                (field, digits) = (0, 0);
+                fields += 1;
+            }
+            b'.' if digits > 0 => {
+                match bytes.next() {
+                    Some(&d) if d.is_ascii_digit() => tenth = u32::from(d - b'0'),
+                    _ => return None,
+                }
+                if bytes
+                    .as_slice()
+                    .first()
+                    .is_some_and(|b| matches!(b, b':' | b'.'))
+                {
+                    return None;
+                }
+                break;
+            }
+            b'0'..=b'9' | b':' | b'.' => return None,
+            _ => break,
+        }
     }
-    (fields >= 2).then_some(seconds)
+    let seconds = seconds.checked_mul(60)?.checked_add(field)?;
+    (digits > 0 && (2..=3).contains(&fields))
+        .then(|| seconds.checked_mul(10)?.checked_add(tenth))
+        .flatten()
 }
 
 /// pgn-reader's `before_game`: skips a byte order mark, blanks and `%`
@@ -455,6 +500,17 @@ pub fn trim_blanks_end(bytes: &[u8]) -> &[u8] {
     &bytes[..kept]
 }
 
+/// The line breaks in `bytes`: a plain loop for the short texts most
+/// comments are (a call to the vector search costs more there).
+#[inline]
+fn line_breaks(bytes: &[u8]) -> u64 {
+    if bytes.len() <= 64 {
+        bytes.iter().filter(|&&b| b == b'\n').count() as u64
+    } else {
+        memchr::memchr_iter(b'\n', bytes).count() as u64
+    }
+}
+
 /// A cursor over one game's bytes that counts lines.
 struct Cursor<'a> {
     bytes: &'a [u8],
@@ -514,12 +570,12 @@ impl Cursor<'_> {
         let rest = self.rest();
         match memchr::memchr(needle, rest) {
             Some(n) => {
-                self.line += memchr::memchr_iter(b'\n', &rest[..n]).count() as u64;
+                self.line += line_breaks(&rest[..n]);
                 self.pos += n;
                 true
             }
             None => {
-                self.line += memchr::memchr_iter(b'\n', rest).count() as u64;
+                self.line += line_breaks(rest);
                 self.pos = self.bytes.len();
                 false
             }
@@ -617,6 +673,7 @@ impl Lexed {
         self.tag_break = None;
         self.names.clear();
         self.recent_comments = [None; 3];
+        self.clocks.clear();
         self.suppressions.clear();
         self.suppressions_past = 0;
     }
@@ -1149,6 +1206,15 @@ impl Lexed {
         let [_, b, c] = self.recent_comments;
         self.recent_comments = [b, c, Some((self.sans.len(), start, end))];
         let text = bytes.get(start..end).unwrap_or_default().trim_ascii_start();
+        let ply = self.sans.len();
+        if ply > 0
+            && self.stop.is_none()
+            && self.marker.is_none()
+            && self.clocks.last().is_none_or(|c| c.ply < ply)
+            && let Some(tenths) = clock_tenths(text)
+        {
+            self.clocks.push(Clock { ply, tenths, line });
+        }
         if text.first() == Some(&b'p') && is_suppression(text) {
             if self.suppressions.len() < MAX_SUPPRESSIONS {
                 self.suppressions.push((line, start, end));

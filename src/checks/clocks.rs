@@ -1,0 +1,485 @@
+//! Clocks: each player's time left after a move, as broadcast and online
+//! PGN records it (`{[%clk 1:23:45]}`), against the TimeControl tag (PGN
+//! 9.6.1, or as people write it) and the result.
+//!
+//! - `clock-rises`: a clock higher than the same player's reading after
+//!   the previous move by more than the control adds (the increment, and
+//!   a new period's time after its last move). A clock runs only down
+//!   between moves: a rise is a relay or board glitch, or moves out of
+//!   order.
+//! - `clock-forfeit-contradicted`: the game is scored as lost on time, but
+//!   the loser made the last move and the clock after it shows time left.
+//!   A clock stops when its player has moved: the loser's could not run
+//!   out with the opponent to move.
+//! - `played-past-flag`: a clock at zero after a move, under a control
+//!   that adds time a move (a move made in time leaves at least the
+//!   increment), and the same player moved again with no loss on time
+//!   recorded. A flag counts once it is noticed, so this is for the
+//!   arbiter to know.
+//!
+//! Readings are in whole seconds, cut down, and a relay reads the clock a
+//! moment after the move: a rise is reported only when it is over a
+//! second more than the control allows. Without an increment a reading of
+//! `0:00:00` may be a fraction of a second left, so it is not a flag.
+
+use shakmaty::{Chess, Color, KnownOutcome, Position};
+
+use super::{ending::HowEnded, time_control::Period};
+use crate::{
+    board::replay,
+    finding::{Finding, Kind, MoveRef},
+    read::{game::RawGame, lexer::Clock},
+};
+
+/// What a rise may exceed the control by, in tenths: readings in whole
+/// seconds, cut down.
+const SLACK: u32 = 10;
+
+/// How a game ended, as far as the clock checks need it.
+pub struct End {
+    /// How the record says it ended.
+    pub how: HowEnded,
+    /// The recorded result.
+    pub result: Option<KnownOutcome>,
+    /// The side to move in the final position, when the moves were
+    /// replayed to their end.
+    pub turn: Option<Color>,
+}
+
+/// Checks the clock readings of a game that starts in `start`.
+pub fn check(game: &RawGame<'_>, start: &Chess, end: &End, findings: &mut Vec<Finding>) {
+    let clocks = &game.lexed.clocks;
+    if clocks.is_empty() {
+        return;
+    }
+    let moves = Moves::from(start);
+    let periods = game
+        .tags
+        .get("TimeControl")
+        .and_then(|value| std::str::from_utf8(value).ok())
+        .and_then(super::time_control::periods);
+    if let Some(periods) = periods {
+        let control = Control::new(periods, &moves, start, clocks);
+        rises(game, &moves, &control, findings);
+        past_flag(game, &moves, &control, end, findings);
+    }
+    forfeit(game, &moves, end, findings);
+}
+
+/// The time control of a game, as each side had it.
+struct Control {
+    periods: Vec<Period>,
+    /// What every move gets, when the control has one period for the
+    /// whole game (`180+2`).
+    flat: Option<u64>,
+    /// Sides that gave up their increment for half their time (lichess's
+    /// arena "berserk"): the first reading is at most half the time.
+    berserk: [bool; 2],
+}
+
+impl Control {
+    fn new(periods: Vec<Period>, moves: &Moves, start: &Chess, clocks: &[Clock]) -> Control {
+        let mut berserk = [false; 2];
+        let from_start = start.fullmoves().get() == 1
+            && start.turn() == Color::White
+            && start.board().occupied().count() == 32;
+        let half = tenths(periods[0].base) / 2;
+        if from_start {
+            for clock in clocks.iter().take_while(|c| c.ply <= 2) {
+                berserk[moves.mover(clock.ply) as usize] =
+                    half > 0 && u64::from(clock.tenths) <= half + u64::from(SLACK);
+            }
+        }
+        let flat = match periods[..] {
+            [
+                Period {
+                    moves: None,
+                    increment,
+                    ..
+                },
+            ] => Some(tenths(increment)),
+            _ => None,
+        };
+        Control {
+            periods,
+            flat,
+            berserk,
+        }
+    }
+
+    /// What the control gives `side` for its move numbered `number` (see
+    /// [`added`]); nothing for a side that went berserk.
+    fn added(&self, side: Color, number: u32) -> u64 {
+        if self.berserk[side as usize] {
+            0
+        } else {
+            self.flat.unwrap_or_else(|| added(&self.periods, number))
+        }
+    }
+}
+
+/// Seconds in tenths.
+fn tenths(seconds: f64) -> u64 {
+    (seconds * 10.0).round().clamp(0.0, 1e12) as u64
+}
+
+/// Who made each ply of a game, and in which move.
+struct Moves {
+    first: Color,
+    fullmoves: u32,
+}
+
+impl Moves {
+    fn from(start: &Chess) -> Moves {
+        Moves {
+            first: start.turn(),
+            fullmoves: start.fullmoves().get(),
+        }
+    }
+
+    /// The side that made 1-based `ply`.
+    fn mover(&self, ply: usize) -> Color {
+        if ply % 2 == 1 {
+            self.first
+        } else {
+            !self.first
+        }
+    }
+
+    /// The move number of 1-based `ply`.
+    fn number(&self, ply: usize) -> u32 {
+        let before = u32::try_from(ply.saturating_sub(1)).unwrap_or(u32::MAX);
+        let shift = u32::from(self.first == Color::Black);
+        self.fullmoves
+            .saturating_add(before.saturating_add(shift) / 2)
+    }
+
+    /// The move of 1-based `ply`, as recorded: `23...Nf6`.
+    fn label(&self, game: &RawGame<'_>, ply: usize) -> String {
+        let mv = self.reference(game, ply);
+        format!("{}{}", mv.number, mv.san)
+    }
+
+    fn reference(&self, game: &RawGame<'_>, ply: usize) -> MoveRef {
+        let san = ply
+            .checked_sub(1)
+            .and_then(|i| game.lexed.sans.get(i))
+            .map(|t| game.text(t.start, t.end))
+            .unwrap_or_default();
+        MoveRef {
+            ply: u32::try_from(ply).unwrap_or(u32::MAX),
+            number: replay::number_label(self.mover(ply), self.number(ply)),
+            san,
+        }
+    }
+}
+
+/// What the control gives for the move numbered `number`: the time added
+/// for it (in tenths), and the next period's time if it is that period's
+/// last move. A last period with a move count repeats.
+fn added(periods: &[Period], number: u32) -> u64 {
+    let mut from = 0u32;
+    let mut index = 0;
+    loop {
+        let period = periods[index.min(periods.len() - 1)];
+        let Some(count) = period.moves else {
+            return tenths(period.increment);
+        };
+        let last = from.saturating_add(count);
+        if number <= last {
+            let bonus = if number == last {
+                periods
+                    .get(index + 1)
+                    .or(periods.last())
+                    .map_or(0, |next| tenths(next.base))
+            } else {
+                0
+            };
+            return tenths(period.increment) + bonus;
+        }
+        if last == u32::MAX {
+            return tenths(period.increment);
+        }
+        from = last;
+        index += 1;
+    }
+}
+
+/// `h:mm:ss`, with tenths when there are any.
+fn shown(tenths: u64) -> String {
+    let seconds = tenths / 10;
+    let text = format!(
+        "{}:{:02}:{:02}",
+        seconds / 3600,
+        seconds / 60 % 60,
+        seconds % 60
+    );
+    match tenths % 10 {
+        0 => text,
+        t => format!("{text}.{t}"),
+    }
+}
+
+/// A span of time in words: `45 s`, `1 min 5 s`.
+fn span(tenths: u64) -> String {
+    let seconds = tenths / 10;
+    let fraction = match tenths % 10 {
+        0 => String::new(),
+        t => format!(".{t}"),
+    };
+    match (seconds / 60, seconds % 60) {
+        (0, s) => format!("{s}{fraction} s"),
+        (m, 0) if fraction.is_empty() => format!("{m} min"),
+        (m, s) => format!("{m} min {s}{fraction} s"),
+    }
+}
+
+fn side(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// `clock-rises`: the first reading higher than the player's previous one
+/// by more than the control adds, and how many more there are.
+fn rises(game: &RawGame<'_>, moves: &Moves, control: &Control, findings: &mut Vec<Finding>) {
+    let mut last: [Option<&Clock>; 2] = [None, None];
+    let mut first_rise = None;
+    let mut more = 0u32;
+    for clock in &game.lexed.clocks {
+        let mover = moves.mover(clock.ply);
+        let slot = &mut last[mover as usize];
+        let Some(previous) = slot.replace(clock) else {
+            continue;
+        };
+        let before = u64::from(previous.tenths);
+        let allowed = control.added(mover, moves.number(clock.ply));
+        let now = u64::from(clock.tenths);
+        if now > before + allowed + u64::from(SLACK) {
+            if first_rise.is_none() {
+                first_rise = Some((clock, previous, allowed));
+            } else {
+                more += 1;
+            }
+        }
+    }
+    let Some((clock, previous, allowed)) = first_rise else {
+        return;
+    };
+    let who = side(moves.mover(clock.ply));
+    let (before, now) = (u64::from(previous.tenths), u64::from(clock.tenths));
+    let others = match more {
+        0 => String::new(),
+        1 => " One more reading of this game rises too.".to_owned(),
+        n => format!(" {n} more readings of this game rise too."),
+    };
+    let message = format!(
+        "{who}'s clock rises from {} after {} to {} after {}: {} more, where the time control adds at most {} for that move. A clock runs only down between a player's moves: unless an arbiter or the opponent added time (after an illegal move, or online, where a player may give time), the reading is a relay or clock error, or moves are out of order.{others}",
+        shown(before),
+        moves.label(game, previous.ply),
+        shown(now),
+        moves.label(game, clock.ply),
+        span(now - before),
+        span(allowed),
+    );
+    findings.push(
+        Finding::new(Kind::ClockRises, clock.line, message)
+            .at_move(moves.reference(game, clock.ply)),
+    );
+}
+
+/// `played-past-flag`: the first reading of zero under an increment after
+/// which the same player moved again, unless that player is recorded as
+/// losing on time.
+fn past_flag(
+    game: &RawGame<'_>,
+    moves: &Moves,
+    control: &Control,
+    end: &End,
+    findings: &mut Vec<Finding>,
+) {
+    let plies = game.lexed.sans.len();
+    let lost_on_time = |color: Color| {
+        end.how == HowEnded::TimeForfeit
+            && end.result == Some(KnownOutcome::Decisive { winner: !color })
+    };
+    let Some(clock) = game.lexed.clocks.iter().find(|clock| {
+        let mover = moves.mover(clock.ply);
+        clock.tenths == 0
+            && clock.ply + 2 <= plies
+            && !lost_on_time(mover)
+            && control.added(mover, moves.number(clock.ply)) >= 10
+    }) else {
+        return;
+    };
+    let who = side(moves.mover(clock.ply));
+    let message = format!(
+        "{who}'s clock shows 0:00:00 after {}, though the time control adds time for each move made in time: {who}'s time had run out. {who} moved again, {}, and the game was not scored as lost on time: no flag fall was noticed or claimed.",
+        moves.label(game, clock.ply),
+        moves.label(game, clock.ply + 2),
+    );
+    findings.push(
+        Finding::new(Kind::PlayedPastFlag, clock.line, message)
+            .at_move(moves.reference(game, clock.ply)),
+    );
+}
+
+/// `clock-forfeit-contradicted`: a loss on time whose loser made the last
+/// move with time left on the clock after it.
+fn forfeit(game: &RawGame<'_>, moves: &Moves, end: &End, findings: &mut Vec<Finding>) {
+    let (HowEnded::TimeForfeit, Some(KnownOutcome::Decisive { winner }), Some(turn)) =
+        (end.how, end.result, end.turn)
+    else {
+        return;
+    };
+    let loser = !winner;
+    let plies = game.lexed.sans.len();
+    let Some(clock) = game.lexed.clocks.last().filter(|clock| clock.ply == plies) else {
+        return;
+    };
+    if turn != winner || moves.mover(clock.ply) != loser || clock.tenths < SLACK {
+        return;
+    }
+    let message = format!(
+        "The game is scored as lost on time by {}, but {} made the last move, {}, and the clock after it shows {}: that clock had stopped with time left, and {} was to move. The result may name the wrong side, or the record may lack the last move.",
+        side(loser),
+        side(loser),
+        moves.label(game, clock.ply),
+        shown(u64::from(clock.tenths)),
+        side(winner),
+    );
+    findings.push(
+        Finding::new(Kind::ClockForfeitContradicted, clock.line, message)
+            .at_move(moves.reference(game, clock.ply)),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::time_control::periods;
+
+    #[test]
+    fn the_control_adds_its_increment_and_each_new_period() {
+        let classical = periods("40/5400+30:1800+30").unwrap();
+        assert_eq!(added(&classical, 1), 300);
+        assert_eq!(added(&classical, 39), 300);
+        // After move 40 the second period's 30 minutes come.
+        assert_eq!(added(&classical, 40), 300 + 18_000);
+        assert_eq!(added(&classical, 41), 300);
+        // A last period with a move count repeats.
+        let repeating = periods("40/7200").unwrap();
+        assert_eq!(added(&repeating, 40), 72_000);
+        assert_eq!(added(&repeating, 80), 72_000);
+        assert_eq!(added(&repeating, 79), 0);
+        assert_eq!(added(&periods("180+2").unwrap(), 7), 20);
+        assert_eq!(added(&periods("15 min. + 10 s. per move").unwrap(), 7), 100);
+        assert_eq!(periods("-"), None);
+        assert_eq!(periods("?"), None);
+    }
+
+    #[test]
+    fn times_read_as_clocks_and_spans() {
+        assert_eq!(shown(37_230), "1:02:03");
+        assert_eq!(shown(37_234), "1:02:03.4");
+        assert_eq!(span(450), "45 s");
+        assert_eq!(span(650), "1 min 5 s");
+        assert_eq!(span(18_000), "30 min");
+    }
+
+    #[test]
+    fn moves_are_numbered_from_the_start() {
+        let white = Moves {
+            first: Color::White,
+            fullmoves: 1,
+        };
+        assert_eq!((white.mover(1), white.number(1)), (Color::White, 1));
+        assert_eq!((white.mover(2), white.number(2)), (Color::Black, 1));
+        assert_eq!((white.mover(3), white.number(3)), (Color::White, 2));
+        let black = Moves {
+            first: Color::Black,
+            fullmoves: 30,
+        };
+        assert_eq!((black.mover(1), black.number(1)), (Color::Black, 30));
+        assert_eq!((black.mover(2), black.number(2)), (Color::White, 31));
+        assert_eq!((black.mover(3), black.number(3)), (Color::Black, 31));
+    }
+
+    /// The clock findings of a one-game PGN.
+    fn clock_findings(pgn: &str) -> Vec<Kind> {
+        let judging = crate::checks::Judging {
+            edition: crate::board::rules::Edition::Fide2023,
+            search: crate::board::winnable::Search::Fast,
+            skip_variations: false,
+            header: crate::checks::header::HeaderRules::default(),
+            duplicates: false,
+            corrections: false,
+        };
+        let mut tags = crate::read::tags::Tags::default();
+        let mut lexed = crate::read::lexer::Lexed::default();
+        lexed.scan(pgn.as_bytes(), 1, &mut tags);
+        let game = RawGame {
+            bytes: pgn.as_bytes(),
+            line: 1,
+            tags: &tags,
+            lexed: &lexed,
+            after_tag_break: false,
+        };
+        let mut findings = Vec::new();
+        crate::checks::audit(
+            &game,
+            judging,
+            &mut crate::checks::draws::history::History::default(),
+            &mut findings,
+        );
+        findings
+            .iter()
+            .map(|f| f.kind)
+            .filter(|k| {
+                matches!(
+                    k,
+                    Kind::ClockRises | Kind::ClockForfeitContradicted | Kind::PlayedPastFlag
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn what_the_control_allows_is_no_finding() {
+        for pgn in [
+            // The increment, and a second of rounding.
+            "[TimeControl \"180+2\"]\n\n1. e4 {[%clk 0:03:01]} e5 {[%clk 0:03:02]} \
+             2. Nf3 {[%clk 0:03:04]} *",
+            // The second period's time after move 2.
+            "[TimeControl \"2/60:600\"]\n\n1. e4 {[%clk 0:00:50]} e5 {[%clk 0:00:50]} \
+             2. Nf3 {[%clk 0:10:40]} *",
+            // No control: nothing to hold a rise against.
+            "1. e4 {[%clk 0:03:01]} e5 2. Nf3 {[%clk 0:09:00]} *",
+            // Without an increment, 0:00:00 may be under a second left.
+            "[TimeControl \"60+0\"]\n\n1. e4 {[%clk 0:00:00]} e5 2. Nf3 *",
+            // A side that went berserk (half its time) has no increment.
+            "[TimeControl \"180+1\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:01:30]} \
+             2. Nf3 {[%clk 0:03:00]} Nc6 {[%clk 0:00:00]} 3. Bc4 {[%clk 0:03:00]} Nf6 *",
+            // A loss on time by the side to move, whatever its clock said.
+            "[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n\
+             1. e4 {[%clk 0:00:59]} e5 {[%clk 0:00:50]} 2. Nf3 {[%clk 0:00:58]} 1-0",
+            // The loser moved last with the clock at zero: the flag fell.
+            "[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n\n\
+             1. e4 {[%clk 0:00:00]} 0-1",
+            // A reading after the end is not read.
+            "[TimeControl \"180+2\"]\n\n1. e4 {[%clk 0:03:01]} * {[%clk 0:09:00]}",
+        ] {
+            assert_eq!(clock_findings(pgn), [], "{pgn}");
+        }
+    }
+
+    #[test]
+    fn a_played_flag_is_no_flag_once_the_loss_is_recorded() {
+        let pgn = "[Result \"0-1\"]\n[TimeControl \"180+2\"]\n[Termination \"Time forfeit\"]\n\n\
+                   1. e4 {[%clk 0:03:01]} e5 2. Nf3 {[%clk 0:00:00]} Nc6 3. Bc4 Nf6 0-1";
+        assert_eq!(clock_findings(pgn), []);
+        let drawn = pgn.replace("0-1", "1/2-1/2");
+        assert_eq!(clock_findings(&drawn), [Kind::PlayedPastFlag]);
+    }
+}
