@@ -1207,7 +1207,9 @@ impl Lexed {
         self.recent_comments = [b, c, Some((self.sans.len(), start, end))];
         let text = bytes.get(start..end).unwrap_or_default().trim_ascii_start();
         let ply = self.sans.len();
-        if ply > 0
+        // `bench-no-clocks` (bench/clocks.sh only): no reading is kept.
+        if cfg!(not(feature = "bench-no-clocks"))
+            && ply > 0
             && self.stop.is_none()
             && self.marker.is_none()
             && self.clocks.last().is_none_or(|c| c.ply < ply)
