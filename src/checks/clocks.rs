@@ -179,30 +179,32 @@ impl Moves {
 /// last move. A last period with a move count repeats.
 fn added(periods: &[Period], number: u32) -> u64 {
     let mut from = 0u32;
-    let mut index = 0;
-    loop {
-        let period = periods[index.min(periods.len() - 1)];
+    for (index, period) in periods.iter().enumerate() {
         let Some(count) = period.moves else {
             return tenths(period.increment);
         };
         let last = from.saturating_add(count);
         if number <= last {
-            let bonus = if number == last {
-                periods
-                    .get(index + 1)
-                    .or(periods.last())
-                    .map_or(0, |next| tenths(next.base))
-            } else {
-                0
+            let bonus = match (number == last, periods.get(index + 1)) {
+                (false, _) => 0,
+                (true, Some(next)) => tenths(next.base),
+                // The last period starts again.
+                (true, None) => tenths(period.base),
             };
             return tenths(period.increment) + bonus;
         }
-        if last == u32::MAX {
-            return tenths(period.increment);
-        }
         from = last;
-        index += 1;
     }
+    // Past the periods listed, the last (which has a move count) repeats:
+    // counted, not walked, however large the move number.
+    let period = periods[periods.len() - 1];
+    let count = period.moves.unwrap_or(1).max(1);
+    let bonus = if (number - from).is_multiple_of(count) {
+        tenths(period.base)
+    } else {
+        0
+    };
+    tenths(period.increment) + bonus
 }
 
 /// `h:mm:ss`, with tenths when there are any.
@@ -373,6 +375,10 @@ mod tests {
         assert_eq!(added(&repeating, 40), 72_000);
         assert_eq!(added(&repeating, 80), 72_000);
         assert_eq!(added(&repeating, 79), 0);
+        // However large the move number: counted, not walked.
+        assert_eq!(added(&periods("1/60").unwrap(), u32::MAX), 600);
+        assert_eq!(added(&periods("40/60:2/10").unwrap(), 44), 100);
+        assert_eq!(added(&periods("40/60:2/10").unwrap(), 45), 0);
         assert_eq!(added(&periods("180+2").unwrap(), 7), 20);
         assert_eq!(added(&periods("15 min. + 10 s. per move").unwrap(), 7), 100);
         assert_eq!(periods("-"), None);
