@@ -279,8 +279,13 @@ pub fn clock_seconds(comment: &[u8]) -> Option<u32> {
 /// (`[%clk 0:03]` and `[%clk 1:02:03.4]` too; digits past the tenths are
 /// dropped).
 pub fn clock_tenths(comment: &[u8]) -> Option<u32> {
-    // Comments are short: a plain search for the command.
-    let at = comment.windows(4).position(|w| w == b"%clk")?;
+    // Most comments are short: a plain search there, the vector search in
+    // an engine's long ones.
+    let at = if comment.len() <= 64 {
+        comment.windows(4).position(|w| w == b"%clk")?
+    } else {
+        memchr::memmem::find(comment, b"%clk")?
+    };
     let rest = comment.get(at + 4..)?.trim_ascii_start();
     // Fields of one to four digits between colons, then maybe a fraction.
     let (mut seconds, mut field, mut digits, mut fields) = (0u32, 0u32, 0u32, 1u32);
