@@ -9,7 +9,7 @@ use std::fmt;
 
 use crate::board::rules::{
     Article,
-    Source::{self, Audit, Law, Limit, Pgn, Trf},
+    Source::{self, Audit, Law, Lichess, Limit, Pgn, Trf},
 };
 
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
@@ -47,7 +47,8 @@ pub enum Fix {
     /// Nothing: the finding is for the arbiter.
     No,
     /// Corrected wherever it is found, except in games whose moves cannot
-    /// be replayed (they keep their movetext).
+    /// be replayed (they keep their movetext) and in the games of lichess's
+    /// variants, which are replayed by their own rules but not corrected.
     Always,
     /// The result the board or the Laws decide is written in the Result tag
     /// and the marker, wherever it is found except in games whose moves
@@ -248,6 +249,10 @@ kinds! {
     /// A clock at zero under a control with an increment, and the same
     /// player moved again with no loss on time recorded.
     PlayedPastFlag => "played-past-flag", Info, Law(Article::FlagNoticed), Fix::No;
+    /// A lichess variant's game that its own rules ended (an exploded
+    /// king, a third check, a king on the hill or the eighth rank, mate,
+    /// a side with no move) with another result than the one recorded.
+    ResultContradictsVariantEnd => "result-contradicts-variant-end", Error, Lichess(shakmaty::variant::Variant::Chess), Fix::No;
 }
 
 /// Codes renamed, each with the kind it now names. A renamed code keeps
@@ -379,6 +384,8 @@ enum KeptRule {
     Limit,
     Audit,
     Trf,
+    /// A lichess variant, by its UCI name.
+    Lichess(String),
 }
 
 /// The sections of the PGN standard findings cite, each kept once for the
@@ -410,6 +417,7 @@ impl Finding {
                 Limit => KeptRule::Limit,
                 Audit => KeptRule::Audit,
                 Trf => KeptRule::Trf,
+                Lichess(variant) => KeptRule::Lichess(variant.uci().to_owned()),
             },
             line: self.line,
             mv: (self.mv.as_ref()).map(|m| (m.ply, m.number.clone(), m.san.clone())),
@@ -430,6 +438,10 @@ impl Kept {
             KeptRule::Limit => Limit,
             KeptRule::Audit => Audit,
             KeptRule::Trf => Trf,
+            KeptRule::Lichess(name) => Lichess(
+                shakmaty::variant::Variant::from_uci(&name)
+                    .map_err(|_| format!("{name:?} is no lichess variant"))?,
+            ),
         };
         Ok(Finding {
             kind,
@@ -548,6 +560,7 @@ mod tests {
                 "clock-rises",
                 "clock-forfeit-contradicted",
                 "played-past-flag",
+                "result-contradicts-variant-end",
             ]
         );
     }

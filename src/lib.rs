@@ -93,6 +93,9 @@
 //! - `src/checks/clocks.rs`: `clock-rises`, `clock-forfeit-contradicted`,
 //!   `played-past-flag` (the clock readings after the moves, against the
 //!   TimeControl and the result)
+//! - `src/checks/variants.rs`: `result-contradicts-variant-end` (lichess's
+//!   variants replayed by their own rules; their illegal and ambiguous
+//!   moves are reported under the codes above, citing those rules)
 //!
 //! The whole path of a run, for one input in memory ([`audit_bytes`]): the
 //! games are cut, replayed and judged, and both reports written.

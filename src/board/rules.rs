@@ -84,6 +84,8 @@ pub enum Source {
     /// FIDE's Tournament Report File (Handbook C.04 Annex 2), or the games
     /// against it.
     Trf,
+    /// The rules of one of lichess's variants, as lichess states them.
+    Lichess(shakmaty::variant::Variant),
 }
 
 impl From<Article> for Source {
@@ -101,7 +103,23 @@ impl Source {
             Source::Limit => "pgn-arbiter limit",
             Source::Audit => "archive audit",
             Source::Trf => "FIDE TRF (C.04 A.2)",
+            Source::Lichess(variant) => lichess_rules(variant),
         }
+    }
+}
+
+/// Where lichess states a variant's rules; for standard chess, which has
+/// no variant findings, the page of them all (a kind's own source).
+pub fn lichess_rules(variant: shakmaty::variant::Variant) -> &'static str {
+    match variant {
+        shakmaty::variant::Variant::Chess => "lichess.org/variant (each variant's page)",
+        shakmaty::variant::Variant::Atomic => "lichess.org/variant/atomic",
+        shakmaty::variant::Variant::Antichess => "lichess.org/variant/antichess",
+        shakmaty::variant::Variant::KingOfTheHill => "lichess.org/variant/kingOfTheHill",
+        shakmaty::variant::Variant::ThreeCheck => "lichess.org/variant/threeCheck",
+        shakmaty::variant::Variant::Crazyhouse => "lichess.org/variant/crazyhouse",
+        shakmaty::variant::Variant::RacingKings => "lichess.org/variant/racingKings",
+        shakmaty::variant::Variant::Horde => "lichess.org/variant/horde",
     }
 }
 

@@ -16,6 +16,7 @@ mod setup;
 pub mod suppress;
 mod tags;
 mod time_control;
+pub mod variants;
 pub mod verdict;
 mod wins;
 
@@ -149,9 +150,16 @@ pub fn audit(
     let played = match setup::start(game, findings) {
         Ok(start) => Some(play(game, judging, start, history)),
         Err(why) => {
-            // Another variant's movetext has its own notation: not judged.
-            if why == setup::NotReplayed::Fen {
-                moves::check_tokens(game, None, findings);
+            match why {
+                setup::NotReplayed::Fen => moves::check_tokens(game, None, findings),
+                // Replayed by the variant's own rules.
+                setup::NotReplayed::Lichess(variant) => {
+                    if variants::check(game, variant, recorded, findings) {
+                        moves::check_tokens(game, None, findings);
+                    }
+                }
+                // Another variant's movetext has its own notation: not judged.
+                setup::NotReplayed::Variant => {}
             }
             None
         }
@@ -486,7 +494,7 @@ mod tests {
                 Kind::InvalidFen,
             ),
             (
-                format!("[Variant \"Atomic\"]\n{TAGS}\n1. e4 1-0"),
+                format!("[Variant \"Seirawan\"]\n{TAGS}\n1. e4 1-0"),
                 Kind::UnsupportedVariant,
             ),
             ("[Event \"e\"]\n\n1. e4 1-0".to_owned(), Kind::MissingResult),
@@ -665,6 +673,11 @@ mod tests {
                 Kind::UnexplainedWinUnwinnable,
             ),
             (
+                "[Variant \"Atomic\"]\n[Result \"0-1\"]\n\n1. Nf3 d6 2. Ng5 Nf6 3. Nxf7 0-1"
+                    .to_owned(),
+                Kind::ResultContradictsVariantEnd,
+            ),
+            (
                 "[TimeControl \"180+2\"]\n\n1. e4 {[%clk 0:03:01]} e5 {[%clk 0:03:02]} \
                  2. Nf3 {[%clk 0:03:30]} *"
                     .to_owned(),
@@ -697,7 +710,8 @@ mod tests {
             assert!(got.contains(kind), "{kind}: {pgn:?} gave {got:?}");
             seen.push(*kind);
             // Under every edition, the rule column names that edition, the
-            // PGN standard or the tool's own limit.
+            // PGN standard, the tool's own limit or (a lichess variant's
+            // game) the variant's rules.
             for edition in [Edition::Fide2023, Edition::Fide2000, Edition::Fide1994] {
                 let year = &edition.name()[5..];
                 for finding in audited(pgn.as_bytes(), edition) {
@@ -705,7 +719,8 @@ mod tests {
                     assert!(
                         cited.starts_with(&format!("FIDE {year} "))
                             || cited.starts_with("PGN ")
-                            || cited == "pgn-arbiter limit",
+                            || cited == "pgn-arbiter limit"
+                            || cited.starts_with("lichess.org/variant/"),
                         "{} under {edition} cites {cited:?}",
                         finding.kind
                     );

@@ -16,6 +16,9 @@ pub enum Variant {
     Standard,
     /// Chess960, whatever the spelling.
     Chess960,
+    /// One of lichess's variants, replayed by its own rules
+    /// ([`checks::variants`](super::variants)).
+    Lichess(shakmaty::variant::Variant),
     /// Anything else: not replayed.
     Other,
 }
@@ -33,6 +36,13 @@ pub fn variant(value: &[u8]) -> Variant {
         }
         "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc"
         | "freestyle" | "freestylechess" | "chess960castling" => Variant::Chess960,
+        "atomic" => Variant::Lichess(shakmaty::variant::Variant::Atomic),
+        "antichess" => Variant::Lichess(shakmaty::variant::Variant::Antichess),
+        "kingofthehill" | "koth" => Variant::Lichess(shakmaty::variant::Variant::KingOfTheHill),
+        "threecheck" | "3check" => Variant::Lichess(shakmaty::variant::Variant::ThreeCheck),
+        "crazyhouse" => Variant::Lichess(shakmaty::variant::Variant::Crazyhouse),
+        "racingkings" => Variant::Lichess(shakmaty::variant::Variant::RacingKings),
+        "horde" => Variant::Lichess(shakmaty::variant::Variant::Horde),
         _ => Variant::Other,
     }
 }
@@ -42,6 +52,8 @@ pub fn variant(value: &[u8]) -> Variant {
 pub enum NotReplayed {
     /// Its variant has other rules (and other notation).
     Variant,
+    /// One of lichess's variants: replayed by its own rules.
+    Lichess(shakmaty::variant::Variant),
     /// Its starting position is unknown or illegal.
     Fen,
 }
@@ -54,12 +66,13 @@ pub fn start(game: &RawGame<'_>, findings: &mut Vec<Finding>) -> Result<Chess, N
         match variant(value) {
             Variant::Standard => {}
             Variant::Chess960 => chess960 = true,
+            Variant::Lichess(variant) => return Err(NotReplayed::Lichess(variant)),
             Variant::Other => {
                 findings.push(Finding::new(
                     Kind::UnsupportedVariant,
                     game.tag_line(index),
                     format!(
-                        "Variant '{}' is not replayed (only standard chess and Chess960 are), so its moves and result are not checked.",
+                        "Variant '{}' is not replayed (standard chess, Chess960 and lichess's variants are), so its moves and result are not checked.",
                         excerpt(value, 40)
                     ),
                 ));
@@ -153,13 +166,23 @@ mod tests {
         ] {
             assert_eq!(variant(v.as_bytes()), Variant::Chess960, "{v}");
         }
-        for v in [
-            "Atomic",
-            "Crazyhouse",
-            "Three-check",
-            "Seirawan",
-            "Sittuyin",
+        // lichess's variants, as lichess and others write them.
+        for (v, lichess) in [
+            ("Atomic", shakmaty::variant::Variant::Atomic),
+            ("Crazyhouse", shakmaty::variant::Variant::Crazyhouse),
+            ("Three-check", shakmaty::variant::Variant::ThreeCheck),
+            ("3check", shakmaty::variant::Variant::ThreeCheck),
+            (
+                "King of the Hill",
+                shakmaty::variant::Variant::KingOfTheHill,
+            ),
+            ("Racing Kings", shakmaty::variant::Variant::RacingKings),
+            ("Antichess", shakmaty::variant::Variant::Antichess),
+            ("Horde", shakmaty::variant::Variant::Horde),
         ] {
+            assert_eq!(variant(v.as_bytes()), Variant::Lichess(lichess), "{v}");
+        }
+        for v in ["Seirawan", "Sittuyin", "Suicide", "Bughouse"] {
             assert_eq!(variant(v.as_bytes()), Variant::Other, "{v}");
         }
     }

@@ -124,6 +124,15 @@ fn refers_to(name: &str, code: &str, all: &BTreeMap<String, String>) -> BTreeSet
     // `use` statements, grouped or not.
     let mut rest = code;
     while let Some(at) = rest.find("use ") {
+        // A word of its own: not the end of `Crazyhouse `.
+        if rest[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            rest = &rest[at + 4..];
+            continue;
+        }
         let after = &rest[at + 4..];
         let end = after.find(';').unwrap_or(after.len());
         expand("", &after[..end], &mut paths);

@@ -1,0 +1,159 @@
+"""Cross-checks pgn-arbiter's replay of lichess's variants against python-chess.
+
+For every game of the shared corpora (`../shared/corpora`, or the directory
+given) whose Variant tag names one of lichess's variants (Atomic,
+Antichess, King of the Hill, Three-check, Crazyhouse, Racing Kings,
+Horde), python-chess replays the mainline on its own board for that
+variant (`chess.variant`): the first move it cannot play, and, when the
+moves are read to their end, the outcome its board decides against the
+recorded result. These are compared with pgn-arbiter's `illegal-move` and
+`ambiguous-move` findings that cite a variant's rules and its
+`result-contradicts-variant-end` findings, game by game.
+
+Games are matched by their number in each file; a file where the two
+readers count a different number of games is said, not compared.
+
+Usage: scripts/crosscheck_variants.py [CORPORA_DIR]   (installs python-chess
+with pip if missing; builds pgn-arbiter with cargo). Prints a summary and
+every disagreement; exits 1 if any disagreement is found.
+"""
+import csv
+import io
+import logging
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+try:
+    import chess
+    import chess.pgn
+    import chess.variant
+except ImportError:
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "-q", "chess"])
+    import chess
+    import chess.pgn
+    import chess.variant
+
+# The variants both tools play, as chess.variant names their boards.
+LICHESS = {
+    "atomic",
+    "antichess",
+    "kingofthehill",
+    "threecheck",
+    "crazyhouse",
+    "racingkings",
+    "horde",
+}
+
+
+# python-chess logs every game it cannot read (Seirawan, ...): those are
+# counted here, not printed.
+logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
+
+
+def key(value):
+    return "".join(c for c in value.lower() if c not in " -_\t")
+
+
+def python_chess(path):
+    """For each game of the file in order: None (not a lichess variant's
+    game), or (variant, what python-chess expects: a set of (code, ply))."""
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", errors="replace")
+    tags = {key(line[10:].split('"')[0]) for line in text.splitlines() if line.startswith('[Variant "')}
+    if not tags & (LICHESS | {"3check", "koth"}):
+        return []
+    handle = io.StringIO(text)
+    out = []
+    while True:
+        game = chess.pgn.read_game(handle)
+        if game is None:
+            return out
+        variant = key(game.headers.get("Variant", ""))
+        variant = {"3check": "threecheck", "koth": "kingofthehill"}.get(variant, variant)
+        if variant not in LICHESS:
+            out.append(None)
+            continue
+        expected = set()
+        board = game.board()
+        plies = 0
+        for move in game.mainline_moves():
+            board.push(move)
+            plies += 1
+        if game.errors:
+            # python-chess stops the mainline at the move it cannot play.
+            expected.add(("unplayable", plies + 1))
+        else:
+            outcome = board.outcome()
+            recorded = game.headers.get("Result", "*")
+            if outcome is not None and recorded in ("1-0", "0-1", "1/2-1/2") and outcome.result() != recorded:
+                expected.add(("result-contradicts-variant-end", None))
+        out.append((variant, expected))
+
+
+def ours(corpora):
+    """pgn-arbiter's findings rows (built first) and the number of games it
+    reads in each file."""
+    subprocess.check_call(["cargo", "build", "--release", "--quiet", "--bin", "pgn-arbiter"], cwd=ROOT)
+    binary = os.path.join(ROOT, "target", "release", "pgn-arbiter")
+    out = subprocess.run(
+        [binary, "-q", "--fail-on", "never", "--no-duplicates", "--games", "/dev/stderr", corpora],
+        capture_output=True, text=True, errors="replace", check=True,
+    )
+    findings = list(csv.DictReader(io.StringIO(out.stdout)))
+    counts = {}
+    for row in csv.DictReader(io.StringIO(out.stderr)):
+        counts[row["file"]] = max(counts.get(row["file"], 0), int(row["game"]))
+    return findings, counts
+
+
+def main():
+    corpora = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "corpora")
+    findings, counts = ours(corpora)
+    found = {}
+    for row in findings:
+        if not row["rule"].startswith("lichess.org/variant"):
+            continue
+        code = row["code"]
+        ply = int(row["ply"]) if row["ply"] else None
+        if code in ("illegal-move", "ambiguous-move"):
+            code = "unplayable"
+        else:
+            ply = None
+        found.setdefault((row["file"], int(row["game"])), set()).add((code, ply))
+    disagreements = []
+    games = by_variant = 0
+    per_variant = {}
+    for name in sorted(counts):
+        if not name.endswith(".pgn"):
+            continue
+        path = name if os.path.isabs(name) else os.path.join(os.getcwd(), name)
+        theirs = python_chess(path)
+        if not any(theirs):
+            continue
+        if len(theirs) != counts[name]:
+            disagreements.append(f"{name}: python-chess reads {len(theirs)} games, pgn-arbiter {counts[name]}; not compared")
+            continue
+        for number, expected in enumerate(theirs, start=1):
+            if expected is None:
+                continue
+            variant, wanted = expected
+            games += 1
+            per_variant[variant] = per_variant.get(variant, 0) + 1
+            got = found.pop((name, number), set())
+            if got != wanted:
+                disagreements.append(f"{name} game {number} ({variant}): python-chess {sorted(wanted, key=str)}, pgn-arbiter {sorted(got, key=str)}")
+    for (name, number), got in sorted(found.items()):
+        disagreements.append(f"{name} game {number}: pgn-arbiter {sorted(got, key=str)} on a game python-chess does not read as a lichess variant's")
+    print(f"{games} games of lichess's variants compared: " + ", ".join(f"{v} {n}" for v, n in sorted(per_variant.items())))
+    for line in disagreements:
+        print("DISAGREE", line)
+    print(f"{len(disagreements)} disagreements")
+    sys.exit(1 if disagreements else 0)
+
+
+if __name__ == "__main__":
+    main()
