@@ -22,7 +22,10 @@ use shakmaty::{
 use crate::{
     board::{replay, rules::Source},
     finding::{Finding, Kind, MoveRef},
-    read::game::{RawGame, excerpt},
+    read::{
+        game::{RawGame, excerpt},
+        lexer::SanToken,
+    },
 };
 
 /// The variant's name as lichess writes it.
@@ -183,62 +186,69 @@ pub fn check(
     };
     let rules = Source::Lichess(variant);
     let sans = &game.lexed.sans;
-    let mut last = String::new();
+    // The last move played: its number and token (labelled only if a
+    // finding needs it).
+    let mut last = None;
     for (index, token) in sans.iter().enumerate() {
-        let text = game.text(token.start, token.end);
-        let mv = MoveRef {
+        let number = (pos.turn(), pos.fullmoves().get());
+        let mv = || MoveRef {
             ply: u32::try_from(index + 1).unwrap_or(u32::MAX),
-            number: replay::number_label(pos.turn(), pos.fullmoves().get()),
-            san: text.clone(),
+            number: replay::number_label(number.0, number.1),
+            san: game.text(token.start, token.end),
         };
-        let failed = if pos.is_game_over() {
-            Some((
+        // An end mate and stalemate aside (no move matches then): they are
+        // told apart below, when a move does not match.
+        let ended = pos.is_variant_end() || pos.is_insufficient_material();
+        let failed = match (ended, resolve(&token.san.san, &pos)) {
+            (false, Ok((m, plain))) => {
+                if let Some(plain) = plain {
+                    let mv = mv();
+                    findings.push(
+                        Finding::new(
+                            Kind::NonStandardSan,
+                            token.line,
+                            format!(
+                                "'{}' is read as {plain}: PGN writes 'x' only for a capture.",
+                                mv.san
+                            ),
+                        )
+                        .at_move(mv)
+                        .with_fen(fen(&pos)),
+                    );
+                }
+                last = Some((number, token));
+                pos.play_unchecked(m);
+                None
+            }
+            (true, _) | (false, Err(SanError::IllegalSan)) if pos.is_game_over() => Some((
                 Kind::IllegalMove,
                 format!(
-                    "'{text}' cannot be played: under {} rules the game had ended ({}); the game is not replayed past it.",
+                    "cannot be played: under {} rules the game had ended ({}); the game is not replayed past it.",
                     name(variant),
                     why_ended(&pos, variant)
                 ),
-            ))
-        } else {
-            match resolve(&token.san.san, &pos) {
-                Ok((m, plain)) => {
-                    if let Some(plain) = plain {
-                        findings.push(
-                            Finding::new(
-                                Kind::NonStandardSan,
-                                token.line,
-                                format!("'{text}' is read as {plain}: PGN writes 'x' only for a capture."),
-                            )
-                            .at_move(mv.clone())
-                            .with_fen(fen(&pos)),
-                        );
-                    }
-                    last = format!("{}{}", mv.number, mv.san);
-                    pos.play_unchecked(m);
-                    None
-                }
-                Err(SanError::AmbiguousSan) => Some((
-                    Kind::AmbiguousMove,
-                    format!(
-                        "'{text}' fits more than one legal move for {} under {} rules; the game is not replayed past it.",
-                        side(pos.turn()),
-                        name(variant)
-                    ),
-                )),
-                Err(SanError::IllegalSan) => Some((
-                    Kind::IllegalMove,
-                    format!(
-                        "'{text}' cannot be played: it is not a legal move for {} under {} rules in this position; the game is not replayed past it.",
-                        side(pos.turn()),
-                        name(variant)
-                    ),
-                )),
-            }
+            )),
+            (_, Err(SanError::AmbiguousSan)) => Some((
+                Kind::AmbiguousMove,
+                format!(
+                    "fits more than one legal move for {} under {} rules; the game is not replayed past it.",
+                    side(pos.turn()),
+                    name(variant)
+                ),
+            )),
+            _ => Some((
+                Kind::IllegalMove,
+                format!(
+                    "cannot be played: it is not a legal move for {} under {} rules in this position; the game is not replayed past it.",
+                    side(pos.turn()),
+                    name(variant)
+                ),
+            )),
         };
         if let Some((kind, message)) = failed {
+            let mv = mv();
             findings.push(
-                Finding::new(kind, token.line, message)
+                Finding::new(kind, token.line, format!("'{}' {message}", mv.san))
                     .citing(rules)
                     .at_move(mv)
                     .with_fen(fen(&pos)),
@@ -247,20 +257,38 @@ pub fn check(
         }
     }
     // The result stands where the record is read to its end.
-    if game.lexed.stop.is_some() {
-        return true;
+    if game.lexed.stop.is_none() {
+        judge_result(game, variant, &pos, last, recorded, findings);
     }
+    true
+}
+
+/// `result-contradicts-variant-end`: the end the variant's rules decide in
+/// the final position `pos`, reached by `last` (its number and token),
+/// against the recorded result.
+fn judge_result(
+    game: &RawGame<'_>,
+    variant: Variant,
+    pos: &VariantPosition,
+    last: Option<((Color, u32), &SanToken)>,
+    recorded: Option<Option<KnownOutcome>>,
+    findings: &mut Vec<Finding>,
+) {
     let (Outcome::Known(decided), Some(recorded)) = (pos.outcome(), recorded) else {
-        return true;
+        return;
     };
     if recorded == Some(decided) {
-        return true;
+        return;
     }
-    let after = match last.as_str() {
-        "" => String::new(),
-        last => format!(" after {last}"),
+    let after = match last {
+        Some(((mover, fullmoves), token)) => format!(
+            " after {}{}",
+            replay::number_label(mover, fullmoves),
+            game.text(token.start, token.end)
+        ),
+        None => String::new(),
     };
-    let line = sans.last().map_or(game.line, |t| t.line);
+    let line = game.lexed.sans.last().map_or(game.line, |t| t.line);
     findings.push(
         Finding::new(
             Kind::ResultContradictsVariantEnd,
@@ -268,13 +296,12 @@ pub fn check(
             format!(
                 "Under {} rules the game ended{after}: {}. So the result must be {}, but it is recorded as {}.",
                 name(variant),
-                why_ended(&pos, variant),
+                why_ended(pos, variant),
                 result_text(Some(decided)),
                 result_text(recorded),
             ),
         )
-        .citing(rules)
-        .with_fen(fen(&pos)),
+        .citing(Source::Lichess(variant))
+        .with_fen(fen(pos)),
     );
-    true
 }
