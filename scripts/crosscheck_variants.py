@@ -58,9 +58,34 @@ def key(value):
     return "".join(c for c in value.lower() if c not in " -_\t")
 
 
+def ended(board):
+    """How python-chess's board ended the game, named as pgn-arbiter's games
+    report names it, and the result it decides ('' and '' when open); None
+    for an end pgn-arbiter does not apply to variants."""
+    outcome = board.outcome()
+    if outcome is None:
+        return ("", "")
+    t = chess.Termination
+    names = {
+        t.CHECKMATE: "checkmate",
+        t.STALEMATE: "stalemate",
+        t.INSUFFICIENT_MATERIAL: "dead-position",
+        t.VARIANT_WIN: "variant-end",
+        t.VARIANT_LOSS: "variant-end",
+        t.VARIANT_DRAW: "variant-end",
+    }
+    name = names.get(outcome.termination)
+    if name is None:
+        return None
+    if name == "variant-end" and board.uci_variant == "antichess" and board.occupied_co[board.turn]:
+        name = "stalemate"
+    return (name, outcome.result())
+
+
 def python_chess(path):
     """For each game of the file in order: None (not a lichess variant's
-    game), or (variant, what python-chess expects: a set of (code, ply))."""
+    game), or (variant, what python-chess expects: a set of (code, ply),
+    and (plies, board_end, expected_result))."""
     with open(path, "rb") as f:
         text = f.read().decode("utf-8", errors="replace")
     tags = {key(line[10:].split('"')[0]) for line in text.splitlines() if line.startswith('[Variant "')}
@@ -86,12 +111,19 @@ def python_chess(path):
         if game.errors:
             # python-chess stops the mainline at the move it cannot play.
             expected.add(("unplayable", plies + 1))
+            end = (plies, "illegal-move", "")
         else:
             outcome = board.outcome()
             recorded = game.headers.get("Result", "*")
-            if outcome is not None and recorded in ("1-0", "0-1", "1/2-1/2") and outcome.result() != recorded:
-                expected.add(("result-contradicts-variant-end", None))
-        out.append((variant, expected))
+            how = ended(board)
+            if how is None:
+                end = None
+            else:
+                end = (plies, *how)
+                # `*` says the game goes on: it contradicts an end too.
+                if outcome is not None and recorded in ("1-0", "0-1", "1/2-1/2", "*") and outcome.result() != recorded:
+                    expected.add(("result-contradicts-variant-end", None))
+        out.append((variant, expected, end))
 
 
 def ours(corpora):
@@ -105,14 +137,16 @@ def ours(corpora):
     )
     findings = list(csv.DictReader(io.StringIO(out.stdout)))
     counts = {}
+    ends = {}
     for row in csv.DictReader(io.StringIO(out.stderr)):
         counts[row["file"]] = max(counts.get(row["file"], 0), int(row["game"]))
-    return findings, counts
+        ends[(row["file"], int(row["game"]))] = (int(row["plies"]), row["board_end"], row["expected_result"])
+    return findings, counts, ends
 
 
 def main():
     corpora = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "corpora")
-    findings, counts = ours(corpora)
+    findings, counts, ends = ours(corpora)
     found = {}
     for row in findings:
         if not row["rule"].startswith("lichess.org/variant"):
@@ -125,8 +159,10 @@ def main():
             ply = None
         found.setdefault((row["file"], int(row["game"])), set()).add((code, ply))
     disagreements = []
-    games = by_variant = 0
+    games = 0
     per_variant = {}
+    per_end = {}
+    fide_ends = []
     for name in sorted(counts):
         if not name.endswith(".pgn"):
             continue
@@ -140,15 +176,25 @@ def main():
         for number, expected in enumerate(theirs, start=1):
             if expected is None:
                 continue
-            variant, wanted = expected
+            variant, wanted, end = expected
             games += 1
             per_variant[variant] = per_variant.get(variant, 0) + 1
             got = found.pop((name, number), set())
             if got != wanted:
                 disagreements.append(f"{name} game {number} ({variant}): python-chess {sorted(wanted, key=str)}, pgn-arbiter {sorted(got, key=str)}")
+            mine = ends.get((name, number))
+            if end is None:
+                fide_ends.append(f"{name} game {number} ({variant}): ended by fivefold or 75 moves for python-chess; pgn-arbiter {mine}")
+                continue
+            per_end[end[1] or "open"] = per_end.get(end[1] or "open", 0) + 1
+            if mine != end:
+                disagreements.append(f"{name} game {number} ({variant}): python-chess (plies, end, result) {end}, pgn-arbiter {mine}")
     for (name, number), got in sorted(found.items()):
         disagreements.append(f"{name} game {number}: pgn-arbiter {sorted(got, key=str)} on a game python-chess does not read as a lichess variant's")
     print(f"{games} games of lichess's variants compared: " + ", ".join(f"{v} {n}" for v, n in sorted(per_variant.items())))
+    print("how they ended: " + ", ".join(f"{e} {n}" for e, n in sorted(per_end.items())))
+    for line in fide_ends:
+        print("APART", line)
     for line in disagreements:
         print("DISAGREE", line)
     print(f"{len(disagreements)} disagreements")

@@ -22,7 +22,7 @@
 //! second more than the control allows. Without an increment a reading of
 //! `0:00:00` may be a fraction of a second left, so it is not a flag.
 
-use shakmaty::{Chess, Color, KnownOutcome, Position};
+use shakmaty::{Color, KnownOutcome, Position};
 
 use super::{ending::HowEnded, time_control::Period};
 use crate::{
@@ -47,7 +47,7 @@ pub struct End {
 }
 
 /// Checks the clock readings of a game that starts in `start`.
-pub fn check(game: &RawGame<'_>, start: &Chess, end: &End, findings: &mut Vec<Finding>) {
+pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mut Vec<Finding>) {
     let clocks = &game.lexed.clocks;
     if clocks.is_empty() {
         return;
@@ -78,7 +78,12 @@ struct Control {
 }
 
 impl Control {
-    fn new(periods: Vec<Period>, moves: &Moves, start: &Chess, clocks: &[Clock]) -> Control {
+    fn new(
+        periods: Vec<Period>,
+        moves: &Moves,
+        start: &impl Position,
+        clocks: &[Clock],
+    ) -> Control {
         let mut berserk = [false; 2];
         let from_start = start.fullmoves().get() == 1
             && start.turn() == Color::White
@@ -130,7 +135,7 @@ struct Moves {
 }
 
 impl Moves {
-    fn from(start: &Chess) -> Moves {
+    fn from(start: &impl Position) -> Moves {
         Moves {
             first: start.turn(),
             fullmoves: start.fullmoves().get(),

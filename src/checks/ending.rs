@@ -29,6 +29,7 @@ pub fn how_ended(game: &RawGame<'_>, facts: &Facts) -> HowEnded {
         BoardEnd::DeadPosition => return HowEnded::DeadPosition,
         BoardEnd::Fivefold => return HowEnded::Fivefold,
         BoardEnd::SeventyFiveMoves => return HowEnded::SeventyFiveMoves,
+        BoardEnd::VariantEnd => return HowEnded::VariantEnd,
         _ => {}
     }
     let result = match facts.result {

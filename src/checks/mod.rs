@@ -147,14 +147,16 @@ pub fn audit(
     tags::check(game, findings);
     header::check(game, judging.header, findings);
     let recorded = recorded_result(game);
+    // A lichess variant's game, replayed by its own rules.
+    let mut variant = None;
     let played = match setup::start(game, findings) {
         Ok(start) => Some(play(game, judging, start, history)),
         Err(why) => {
             match why {
                 setup::NotReplayed::Fen => moves::check_tokens(game, None, findings),
-                // Replayed by the variant's own rules.
-                setup::NotReplayed::Lichess(variant) => {
-                    if variants::check(game, variant, recorded, findings) {
+                setup::NotReplayed::Lichess(v) => {
+                    variant = variants::check(game, v, recorded, judging.corrections, findings);
+                    if variant.as_ref().is_some_and(|r| r.stopped.is_none()) {
                         moves::check_tokens(game, None, findings);
                     }
                 }
@@ -175,6 +177,9 @@ pub fn audit(
             moves::check_variations(game, &issues, findings);
         }
         draws::check(game, &p.replayed, history, findings);
+    }
+    if let Some(reached) = variant {
+        return judge_variant(game, reached, recorded, findings);
     }
     // A game judged on the board: replayed to its end, or ended by itself.
     let judged = played.as_ref().filter(|p| !p.stopped);
@@ -218,14 +223,16 @@ pub fn audit(
             }
         }
     }
-    result::check(game, decided.as_ref(), findings);
+    result::check(game, decided.as_ref(), decided.is_some(), findings);
     let ended_at = played.as_ref().and_then(|p| {
         let end = history.end.as_ref()?;
         (end.index < p.replayed.plies).then_some(end.index)
     });
+    let plies = played.as_ref().map_or(0, |p| p.replayed.plies);
     Verdict {
-        plies: played.as_ref().map_or(0, |p| p.replayed.plies),
+        plies,
         moves: played.as_ref().map_or(0, |p| p.replayed.moves),
+        resolved: plies,
         board_end: match &decided {
             Some(d) => d.end,
             None => facts.board_end,
@@ -235,6 +242,42 @@ pub fn audit(
         ended_at,
         stopped: played.as_ref().and_then(|p| p.replayed.stopped),
         corrections: played.map(|p| p.replayed.corrections).unwrap_or_default(),
+    }
+}
+
+/// The verdict on a lichess variant's game that its own rules replayed
+/// (`reached`): how it ended, its clocks, and the result's presence and
+/// agreement (the variant's end was held against it in the replay).
+fn judge_variant(
+    game: &RawGame<'_>,
+    reached: variants::Reached,
+    recorded: Option<Option<KnownOutcome>>,
+    findings: &mut Vec<Finding>,
+) -> Verdict {
+    let facts = Facts {
+        board_end: reached.end,
+        result: recorded,
+        start_turn: reached.start.turn(),
+        claimable: None,
+    };
+    let how_ended = ending::how_ended(game, &facts);
+    let end = clocks::End {
+        how: how_ended,
+        result: recorded.flatten(),
+        turn: (reached.end != BoardEnd::IllegalMove).then_some(reached.turn),
+    };
+    clocks::check(game, &reached.start, &end, findings);
+    result::check(game, None, reached.end.decides(), findings);
+    Verdict {
+        plies: reached.plies,
+        moves: 0,
+        resolved: 0,
+        board_end: reached.end,
+        expected: reached.expected,
+        how_ended,
+        ended_at: None,
+        stopped: reached.stopped,
+        corrections: reached.corrections,
     }
 }
 

@@ -43,8 +43,15 @@ pub fn truncated(game: &RawGame<'_>, decided: bool) -> Option<(u64, String)> {
     })
 }
 
-/// `decided` is how the board decided the game, when it did.
-pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<Finding>) {
+/// `decided` is how the board decided the game by the Laws, when it did;
+/// `ended`, whether the board ended it (by the Laws or by a variant's own
+/// rules, which judge its result themselves).
+pub fn check(
+    game: &RawGame<'_>,
+    decided: Option<&Decided>,
+    ended: bool,
+    findings: &mut Vec<Finding>,
+) {
     let tag = game.tags.find("Result");
     let marker = game.lexed.marker;
     match tag {
@@ -56,7 +63,7 @@ pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<F
             )
             .citing(crate::board::rules::Source::Pgn("PGN 8.1.1")),
         ),
-        Some(_) if marker.is_none() && truncated(game, decided.is_some()).is_none() => {
+        Some(_) if marker.is_none() && truncated(game, ended).is_none() => {
             findings.push(Finding::new(
                 Kind::MissingResult,
                 game.line,
@@ -67,7 +74,7 @@ pub fn check(game: &RawGame<'_>, decided: Option<&Decided>, findings: &mut Vec<F
         Some(_) => {}
     }
     if marker.is_none()
-        && let Some((line, why)) = truncated(game, decided.is_some())
+        && let Some((line, why)) = truncated(game, ended)
     {
         findings.push(Finding::new(
             Kind::TruncatedGame,

@@ -9,22 +9,28 @@
 //! (`non-standard-san`), as for chess; the other plain readings of the
 //! lexer are taken as read, without a warning.
 //!
-//! Such a game is not judged by the rules of chess: no draw claims, no
-//! clocks, no winnability; the games report counts it as not replayed.
+//! Such a game is not judged by the rules of chess: no draw claims and no
+//! winnability. Its clocks are read as a chess game's, and the games
+//! report gives its plies, how its board ended (`variant-end` for the
+//! variant's own ends) and the result that end decides.
 
 use shakmaty::{
     CastlingMode, Color, EnPassantMode, KnownOutcome, Move, Outcome, Position,
     fen::Fen,
-    san::{San, SanError},
+    san::{San, SanError, SanPlus},
     variant::{Variant, VariantPosition},
 };
 
+use super::verdict::BoardEnd;
 use crate::{
-    board::{replay, rules::Source},
+    board::{
+        replay::{self, Correction, Failure, Stopped},
+        rules::Source,
+    },
     finding::{Finding, Kind, MoveRef},
     read::{
         game::{RawGame, excerpt},
-        lexer::SanToken,
+        lexer::{SanToken, StopKind},
     },
 };
 
@@ -154,7 +160,14 @@ fn why_ended(pos: &VariantPosition, variant: Variant) -> String {
             }
             Variant::KingOfTheHill => "a king reached the centre".to_owned(),
             Variant::ThreeCheck => "a king was checked for the third time".to_owned(),
-            Variant::RacingKings => "a king reached the eighth rank".to_owned(),
+            Variant::RacingKings => {
+                let goal = pos.board().kings() & shakmaty::Bitboard::from(shakmaty::Rank::Eighth);
+                if goal.count() == 2 {
+                    "both kings reached the eighth rank".to_owned()
+                } else {
+                    "a king reached the eighth rank".to_owned()
+                }
+            }
             Variant::Horde => "White has no piece left".to_owned(),
             Variant::Antichess => "a side has no piece left".to_owned(),
             Variant::Chess | Variant::Crazyhouse => "the variant's own end".to_owned(),
@@ -171,19 +184,91 @@ fn why_ended(pos: &VariantPosition, variant: Variant) -> String {
     }
 }
 
+/// The finding's kind and why, for a move that cannot be played in `pos`:
+/// the game had ended, the move fits several, or none.
+fn unplayable(pos: &VariantPosition, variant: Variant, failure: Failure) -> (Kind, String) {
+    let rules = name(variant);
+    match failure {
+        Failure::Illegal if pos.is_game_over() || pos.is_insufficient_material() => (
+            Kind::IllegalMove,
+            format!(
+                "cannot be played: under {rules} rules the game had ended ({}); the game is not replayed past it.",
+                why_ended(pos, variant)
+            ),
+        ),
+        Failure::Ambiguous => (
+            Kind::AmbiguousMove,
+            format!(
+                "fits more than one legal move for {} under {rules} rules; the game is not replayed past it.",
+                side(pos.turn())
+            ),
+        ),
+        Failure::Illegal => (
+            Kind::IllegalMove,
+            format!(
+                "cannot be played: it is not a legal move for {} under {rules} rules in this position; the game is not replayed past it.",
+                side(pos.turn())
+            ),
+        ),
+    }
+}
+
+/// What the replay of a variant's game reached.
+pub struct Reached {
+    /// The starting position.
+    pub start: VariantPosition,
+    /// Plies played.
+    pub plies: usize,
+    /// The move that could not be played, if one could not.
+    pub stopped: Option<Stopped>,
+    /// How the board ended the game, when every move recorded was
+    /// played (`IllegalMove` when one could not be).
+    pub end: BoardEnd,
+    /// The result the variant's end decides, when it decides one.
+    pub expected: Option<KnownOutcome>,
+    /// The side to move in the final position.
+    pub turn: Color,
+    /// The moves written with a capture mark that capture nothing, in
+    /// standard SAN (`--fix`); empty unless asked for.
+    pub corrections: Vec<Correction>,
+}
+
+/// How the variant's rules end the game in `pos`, if they do, and the
+/// result they decide.
+fn board_end(pos: &VariantPosition) -> (BoardEnd, Option<KnownOutcome>) {
+    let end = if pos.is_variant_end() {
+        BoardEnd::VariantEnd
+    } else if pos.legal_moves().is_empty() {
+        if pos.is_check() {
+            BoardEnd::Checkmate
+        } else {
+            BoardEnd::Stalemate
+        }
+    } else if pos.is_insufficient_material() {
+        BoardEnd::DeadPosition
+    } else {
+        return (BoardEnd::Open, None);
+    };
+    match pos.outcome() {
+        Outcome::Known(known) => (end, Some(known)),
+        Outcome::Unknown => (end, None),
+    }
+}
+
 /// Replays a game of `variant` and judges its result against the end the
 /// variant's rules decide. `recorded` is the recorded result (`None`: no
-/// valid one; `Some(None)`: `*`). Returns whether the replay reached the
-/// end of the moves read (it did not stop at a move, or at the start).
+/// valid one; `Some(None)`: `*`); `corrections`: keep the standard SAN of
+/// moves written otherwise. `None` when the game cannot start (its FEN).
 pub fn check(
     game: &RawGame<'_>,
     variant: Variant,
     recorded: Option<Option<KnownOutcome>>,
+    corrections: bool,
     findings: &mut Vec<Finding>,
-) -> bool {
-    let Some(mut pos) = start(game, variant, findings) else {
-        return false;
-    };
+) -> Option<Reached> {
+    let start = start(game, variant, findings)?;
+    let mut pos = start.clone();
+    let mut kept = Vec::new();
     let rules = Source::Lichess(variant);
     let sans = &game.lexed.sans;
     // The last move played: its number and token (labelled only if a
@@ -215,37 +300,24 @@ pub fn check(
                         .at_move(mv)
                         .with_fen(fen(&pos)),
                     );
+                    if corrections {
+                        kept.push(Correction {
+                            index,
+                            form: true,
+                            suffix: false,
+                            standard: SanPlus::from_move(pos.clone(), m),
+                        });
+                    }
                 }
                 last = Some((number, token));
                 pos.play_unchecked(m);
                 None
             }
-            (true, _) | (false, Err(SanError::IllegalSan)) if pos.is_game_over() => Some((
-                Kind::IllegalMove,
-                format!(
-                    "cannot be played: under {} rules the game had ended ({}); the game is not replayed past it.",
-                    name(variant),
-                    why_ended(&pos, variant)
-                ),
-            )),
-            (_, Err(SanError::AmbiguousSan)) => Some((
-                Kind::AmbiguousMove,
-                format!(
-                    "fits more than one legal move for {} under {} rules; the game is not replayed past it.",
-                    side(pos.turn()),
-                    name(variant)
-                ),
-            )),
-            _ => Some((
-                Kind::IllegalMove,
-                format!(
-                    "cannot be played: it is not a legal move for {} under {} rules in this position; the game is not replayed past it.",
-                    side(pos.turn()),
-                    name(variant)
-                ),
-            )),
+            (_, Err(SanError::AmbiguousSan)) if !pos.is_game_over() => Some(Failure::Ambiguous),
+            _ => Some(Failure::Illegal),
         };
-        if let Some((kind, message)) = failed {
+        if let Some(failure) = failed {
+            let (kind, message) = unplayable(&pos, variant, failure);
             let mv = mv();
             findings.push(
                 Finding::new(kind, token.line, format!("'{}' {message}", mv.san))
@@ -253,14 +325,37 @@ pub fn check(
                     .at_move(mv)
                     .with_fen(fen(&pos)),
             );
-            return false;
+            return Some(Reached {
+                start,
+                plies: index,
+                stopped: Some(Stopped { index, failure }),
+                end: BoardEnd::IllegalMove,
+                expected: None,
+                turn: pos.turn(),
+                corrections: kept,
+            });
         }
     }
-    // The result stands where the record is read to its end.
-    if game.lexed.stop.is_none() {
+    // The board ends the game where the record is read to its end.
+    let unreadable = game
+        .lexed
+        .stop
+        .is_some_and(|s| s.kind == StopKind::Malformed);
+    let (end, expected) = if unreadable {
+        (BoardEnd::IllegalMove, None)
+    } else {
         judge_result(game, variant, &pos, last, recorded, findings);
-    }
-    true
+        board_end(&pos)
+    };
+    Some(Reached {
+        start,
+        plies: sans.len(),
+        stopped: None,
+        end,
+        expected,
+        turn: pos.turn(),
+        corrections: kept,
+    })
 }
 
 /// `result-contradicts-variant-end`: the end the variant's rules decide in

@@ -27,6 +27,9 @@ pub enum BoardEnd {
     Fivefold,
     /// 75 moves of each player without capture or pawn move (9.6.2).
     SeventyFiveMoves,
+    /// A lichess variant's own end: an exploded king, a third check, a
+    /// king on the hill or on the eighth rank, a side with no piece left.
+    VariantEnd,
     /// Replay stopped at a move that could not be played.
     IllegalMove,
     /// The game was not replayed (unsupported variant, bad FEN).
@@ -44,6 +47,7 @@ impl BoardEnd {
                 | BoardEnd::DeadPosition
                 | BoardEnd::Fivefold
                 | BoardEnd::SeventyFiveMoves
+                | BoardEnd::VariantEnd
         )
     }
 
@@ -56,6 +60,7 @@ impl BoardEnd {
             BoardEnd::DeadPosition => "dead-position",
             BoardEnd::Fivefold => "fivefold",
             BoardEnd::SeventyFiveMoves => "seventy-five-moves",
+            BoardEnd::VariantEnd => "variant-end",
             BoardEnd::IllegalMove => "illegal-move",
         }
     }
@@ -66,8 +71,11 @@ impl BoardEnd {
 pub struct Verdict {
     /// Plies replayed.
     pub plies: usize,
-    /// A hash of those plies as resolved ([`Replay::moves`](crate::board::replay::Replay::moves)).
+    /// A hash of the first `resolved` plies as resolved ([`Replay::moves`](crate::board::replay::Replay::moves)).
     pub moves: u128,
+    /// The plies `moves` covers: those replayed as chess; none of a lichess
+    /// variant's game, whose identity takes its moves as written.
+    pub resolved: usize,
     /// What the board shows at the end.
     pub board_end: BoardEnd,
     /// The result the rules require, when the board decides it.
@@ -135,6 +143,8 @@ pub enum HowEnded {
     Fivefold,
     /// 75 moves.
     SeventyFiveMoves,
+    /// A lichess variant's own end on the board.
+    VariantEnd,
     /// A flag fell.
     TimeForfeit,
     /// A player resigned.
@@ -170,6 +180,7 @@ impl HowEnded {
             HowEnded::DeadPosition => "dead-position",
             HowEnded::Fivefold => "fivefold",
             HowEnded::SeventyFiveMoves => "seventy-five-moves",
+            HowEnded::VariantEnd => "variant-end",
             HowEnded::TimeForfeit => "time-forfeit",
             HowEnded::Resignation => "resignation",
             HowEnded::Agreement => "agreement",

@@ -194,6 +194,7 @@ pub(super) fn reason(kind: Kind, end: BoardEnd) -> &'static str {
         (_, BoardEnd::DeadPosition) => ": the game ended in a dead position",
         (_, BoardEnd::Fivefold) => ": the game ended by fivefold repetition",
         (_, BoardEnd::SeventyFiveMoves) => ": the game ended by the 75-move rule",
+        (_, BoardEnd::VariantEnd) => ": the variant's own rules ended the game",
         _ => "",
     }
 }

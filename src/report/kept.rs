@@ -148,6 +148,7 @@ impl Game {
         let verdict = Verdict {
             plies: usize::try_from(self.plies).map_err(|e| e.to_string())?,
             moves: 0,
+            resolved: 0,
             board_end: self.board_end,
             expected: outcome(self.expected)?,
             how_ended: self.how_ended,

@@ -173,6 +173,7 @@ impl Worker {
         let verdict = Verdict {
             plies: 0,
             moves: 0,
+            resolved: 0,
             board_end: BoardEnd::NotReplayed,
             expected: None,
             how_ended: HowEnded::Unknown,
@@ -561,7 +562,7 @@ pub fn check_game(
     let rows = !result.findings.is_empty() || !result.suppressions.is_empty();
     if judging.duplicates || all_rows || rows {
         let folded = game.players_folded();
-        let (plies, moves) = (result.verdict.plies, result.verdict.moves);
+        let (plies, moves) = (result.verdict.resolved, result.verdict.moves);
         result.fingerprint = game.fingerprint_with(plies, moves, folded);
         result.folded = folded.map(|name| name.map(crate::read::game::folded_key));
     }

@@ -103,9 +103,8 @@ fn no_games(path: &Path) -> BTreeSet<(String, u64)> {
         .collect()
 }
 
-/// The games no move of which the replay of chess played (a lichess
-/// variant's, replayed by its own rules; an unknown start): `--fix` leaves
-/// their moves as they are.
+/// The games no move of which was replayed (an unknown start, a first move
+/// that cannot be played): `--fix` leaves their moves as they are.
 fn not_replayed(path: &Path) -> BTreeSet<u64> {
     let mut reader = csv::Reader::from_path(path).unwrap();
     reader
