@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What reading and checking clocks costs: pgn-arbiter against the same
-# source built with the feature bench-no-clocks, which keeps no `[%clk]`
+# source built with the feature bench-no-clocks, which keeps no `[%clk]` or `[%emt]`
 # reading (no clock-rises, clock-forfeit-contradicted or played-past-flag;
 # everything else the same), one thread, on the corpus (every real file of
 # the shared corpora joined) and on the files whose every move has a clock

@@ -21,6 +21,11 @@
 //! moment after the move: a rise is reported only when it is over a
 //! second more than the control allows. Without an increment a reading of
 //! `0:00:00` may be a fraction of a second left, so it is not a flag.
+//!
+//! A game with no clock reading but the time each move took (`[%emt]`, as
+//! FICS writes it) has its clocks worked out from the control
+//! ([`from_elapsed`]), trusted to `DERIVED_SLACK`: the last two findings
+//! come of them (a clock worked out so cannot rise).
 
 use shakmaty::{Color, KnownOutcome, Position};
 
@@ -35,6 +40,10 @@ use crate::{
 /// seconds, cut down.
 const SLACK: u32 = 10;
 
+/// What a clock worked out from the times taken (`[%emt]`) may be off by,
+/// in tenths: each time is rounded, and servers leave the lag out of them.
+const DERIVED_SLACK: u32 = 50;
+
 /// How a game ended, as far as the clock checks need it.
 pub struct End {
     /// How the record says it ended.
@@ -46,10 +55,11 @@ pub struct End {
     pub turn: Option<Color>,
 }
 
-/// Checks the clock readings of a game that starts in `start`.
+/// Checks the clock readings of a game that starts in `start`: those
+/// recorded, else those its moves' times (`[%emt]`) leave of the control.
 pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mut Vec<Finding>) {
-    let clocks = &game.lexed.clocks;
-    if clocks.is_empty() {
+    let lexed = game.lexed;
+    if lexed.clocks.is_empty() && lexed.elapsed.is_empty() {
         return;
     }
     let moves = Moves::from(start);
@@ -58,12 +68,94 @@ pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mu
         .get("TimeControl")
         .and_then(|value| std::str::from_utf8(value).ok())
         .and_then(super::time_control::periods);
-    if let Some(periods) = periods {
-        let control = Control::new(periods, &moves, start, clocks);
-        rises(game, &moves, &control, findings);
-        past_flag(game, &moves, &control, end, findings);
+    if !lexed.clocks.is_empty() {
+        let readings = Readings {
+            clocks: &lexed.clocks,
+            derived: false,
+        };
+        if let Some(periods) = periods {
+            let control = Control::new(periods, &moves, start, &lexed.clocks);
+            rises(game, &moves, &control, findings);
+            past_flag(game, &moves, &control, &readings, end, findings);
+        }
+        forfeit(game, &moves, &readings, end, findings);
+    } else if let Some(periods) = periods {
+        // No berserk is seen in times taken: each side has the control.
+        let control = Control::new(periods, &moves, start, &[]);
+        let clocks = from_elapsed(&lexed.elapsed, &moves, &control);
+        let readings = Readings {
+            clocks: &clocks,
+            derived: true,
+        };
+        past_flag(game, &moves, &control, &readings, end, findings);
+        forfeit(game, &moves, &readings, end, findings);
     }
-    forfeit(game, &moves, end, findings);
+}
+
+/// Clock readings, and whether they were worked out from the moves'
+/// times rather than recorded.
+struct Readings<'a> {
+    clocks: &'a [Clock],
+    derived: bool,
+}
+
+impl Readings<'_> {
+    /// What a reading may be off by, in tenths.
+    fn slack(&self) -> u32 {
+        if self.derived { DERIVED_SLACK } else { SLACK }
+    }
+
+    /// How a reading was come by, for a message: nothing for a recorded
+    /// one.
+    fn source(&self) -> &'static str {
+        if self.derived {
+            " (worked out from the time control and the time each move took, as [%emt] records it)"
+        } else {
+            ""
+        }
+    }
+}
+
+/// The clocks that the times taken (`elapsed`, `[%emt]`) leave: each
+/// side's starts at the first period's time, loses each move's time and
+/// gains what the control adds after it (a reading below zero is zero).
+/// A side's clock is worked out only while every move of its has a time.
+fn from_elapsed(elapsed: &[Clock], moves: &Moves, control: &Control) -> Vec<Clock> {
+    let base = i64::try_from(tenths(control.periods[0].base)).unwrap_or(i64::MAX);
+    let mut left = [base; 2];
+    // The ply each side's next move is, while its times are whole.
+    let mut next = [0usize; 2];
+    next[moves.first as usize] = 1;
+    next[!moves.first as usize] = 2;
+    let mut out = Vec::with_capacity(elapsed.len());
+    for reading in elapsed {
+        let mover = moves.mover(reading.ply);
+        let side = mover as usize;
+        if next[side] != reading.ply {
+            // A move of this side without a time: its clock is not known
+            // from here on.
+            next[side] = usize::MAX;
+            continue;
+        }
+        next[side] += 2;
+        let added = i64::try_from(control.added(mover, moves.number(reading.ply))).unwrap_or(0);
+        left[side] = left[side]
+            .saturating_sub(i64::from(reading.tenths))
+            .saturating_add(added);
+        // Zero only where the time is plainly out, past what the times
+        // taken may be off by.
+        let shown = if left[side] <= -i64::from(DERIVED_SLACK) {
+            0
+        } else {
+            left[side].max(1)
+        };
+        out.push(Clock {
+            ply: reading.ply,
+            tenths: u32::try_from(shown).unwrap_or(u32::MAX),
+            line: reading.line,
+        });
+    }
+    out
 }
 
 /// The time control of a game, as each side had it.
@@ -303,6 +395,7 @@ fn past_flag(
     game: &RawGame<'_>,
     moves: &Moves,
     control: &Control,
+    readings: &Readings<'_>,
     end: &End,
     findings: &mut Vec<Finding>,
 ) {
@@ -311,7 +404,7 @@ fn past_flag(
         end.how == HowEnded::TimeForfeit
             && end.result == Some(KnownOutcome::Decisive { winner: !color })
     };
-    let Some(clock) = game.lexed.clocks.iter().find(|clock| {
+    let Some(clock) = readings.clocks.iter().find(|clock| {
         let mover = moves.mover(clock.ply);
         clock.tenths == 0
             && clock.ply + 2 <= plies
@@ -322,8 +415,9 @@ fn past_flag(
     };
     let who = side(moves.mover(clock.ply));
     let message = format!(
-        "{who}'s clock shows 0:00:00 after {}, though the time control adds time for each move made in time: {who}'s time had run out. {who} moved again, {}, and the game was not scored as lost on time: no flag fall was noticed or claimed.",
+        "{who}'s clock shows 0:00:00 after {}{}, though the time control adds time for each move made in time: {who}'s time had run out. {who} moved again, {}, and the game was not scored as lost on time: no flag fall was noticed or claimed.",
         moves.label(game, clock.ply),
+        readings.source(),
         moves.label(game, clock.ply + 2),
     );
     findings.push(
@@ -334,7 +428,13 @@ fn past_flag(
 
 /// `clock-forfeit-contradicted`: a loss on time whose loser made the last
 /// move with time left on the clock after it.
-fn forfeit(game: &RawGame<'_>, moves: &Moves, end: &End, findings: &mut Vec<Finding>) {
+fn forfeit(
+    game: &RawGame<'_>,
+    moves: &Moves,
+    readings: &Readings<'_>,
+    end: &End,
+    findings: &mut Vec<Finding>,
+) {
     let (HowEnded::TimeForfeit, Some(KnownOutcome::Decisive { winner }), Some(turn)) =
         (end.how, end.result, end.turn)
     else {
@@ -342,18 +442,19 @@ fn forfeit(game: &RawGame<'_>, moves: &Moves, end: &End, findings: &mut Vec<Find
     };
     let loser = !winner;
     let plies = game.lexed.sans.len();
-    let Some(clock) = game.lexed.clocks.last().filter(|clock| clock.ply == plies) else {
+    let Some(clock) = readings.clocks.last().filter(|clock| clock.ply == plies) else {
         return;
     };
-    if turn != winner || moves.mover(clock.ply) != loser || clock.tenths < SLACK {
+    if turn != winner || moves.mover(clock.ply) != loser || clock.tenths < readings.slack() {
         return;
     }
     let message = format!(
-        "The game is scored as lost on time by {}, but {} made the last move, {}, and the clock after it shows {}: that clock had stopped with time left, and {} was to move. The result may name the wrong side, or the record may lack the last move.",
+        "The game is scored as lost on time by {}, but {} made the last move, {}, and the clock after it shows {}{}: that clock had stopped with time left, and {} was to move. The result may name the wrong side, or the record may lack the last move.",
         side(loser),
         side(loser),
         moves.label(game, clock.ply),
         shown(u64::from(clock.tenths)),
+        readings.source(),
         side(winner),
     );
     findings.push(
@@ -483,6 +584,32 @@ mod tests {
         ] {
             assert_eq!(clock_findings(pgn), [], "{pgn}");
         }
+    }
+
+    /// Without a clock, the times taken (`[%emt]`, written as FICS writes
+    /// them and as `h:mm:ss`) under the control tell the time left.
+    #[test]
+    fn clocks_are_worked_out_from_the_times_taken() {
+        // White takes 100 s and 70.5 s of 180: 9.5 s left after 2.Nf3.
+        let pgn = "[Result \"0-1\"]\n[TimeControl \"180+0\"]\n[Termination \"Time forfeit\"]\n\n\
+                   1. e4 {[%emt 100.0]} e5 {[%emt 1.337]} 2. Nf3 {[%emt 0:01:10.46]} 0-1";
+        assert_eq!(clock_findings(pgn), [Kind::ClockForfeitContradicted]);
+        // 5 s of doubt: the times taken leave out the lag.
+        let close = pgn.replace("0:01:10.46", "0:01:15.2");
+        assert_eq!(clock_findings(&close), []);
+        // A move without a time: its side's clock is not known after it.
+        let gap = pgn.replace("{[%emt 100.0]}", "");
+        assert_eq!(clock_findings(&gap), []);
+        // A recorded clock is read instead.
+        let clocked = pgn.replace("{[%emt 0:01:10.46]}", "{[%emt 0:01:10.46] [%clk 0:00:00]}");
+        assert_eq!(clock_findings(&clocked), []);
+        // Under an increment, a time taken past what is left is a flag.
+        let flag = "[Result \"1/2-1/2\"]\n[TimeControl \"60+1\"]\n\n\
+                    1. e4 {[%emt 70]} e5 {[%emt 1]} 2. Nf3 {[%emt 1]} Nc6 1/2-1/2";
+        assert_eq!(clock_findings(flag), [Kind::PlayedPastFlag]);
+        // No control, no time to start from.
+        let untimed = pgn.replace("[TimeControl \"180+0\"]\n", "");
+        assert_eq!(clock_findings(&untimed), []);
     }
 
     #[test]

@@ -137,7 +137,11 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{read::lexer::Lexed, read::lexer::clock_tenths, read::tags::Tags};
+    use crate::{
+        read::lexer::Lexed,
+        read::lexer::{clock_tenths, elapsed_tenths},
+        read::tags::Tags,
+    };
 
     fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
         let mut tags = Tags::default();
@@ -252,6 +256,36 @@ mod tests {
             b"[%clk 0:00.5.1]",
         ] {
             assert_eq!(clock_tenths(broken), None, "{broken:?}");
+        }
+        // Times taken: seconds as FICS writes them too, rounded.
+        assert_eq!(elapsed_tenths(b"[%emt 1.337]"), Some(13));
+        assert_eq!(elapsed_tenths(b"[%emt 0.0]"), Some(0));
+        assert_eq!(elapsed_tenths(b"[%emt 0.96]"), Some(10));
+        assert_eq!(elapsed_tenths(b"[%emt 0:00:05]"), Some(50));
+        assert_eq!(elapsed_tenths(b"[%emt 1:02:03.45]"), Some(37_235));
+        assert_eq!(elapsed_tenths(b"[%clk 0:00:05]"), None);
+        assert_eq!(clock_tenths(b"[%emt 0:00:05]"), None);
+        // One pass: a clock first, wherever it stands; else the time taken.
+        use crate::read::lexer::{Reading, reading};
+        assert_eq!(
+            reading(b"[%emt 0:00:05] [%clk 0:01:00]"),
+            Some(Reading::Clock(600))
+        );
+        assert_eq!(reading(b"50% [%emt 1.25]"), Some(Reading::Elapsed(13)));
+        assert_eq!(
+            reading(b"[%eval 0.3] [%clk 1:00]"),
+            Some(Reading::Clock(600))
+        );
+        assert_eq!(reading(b"[%clk x] [%emt 5]"), None);
+        assert_eq!(reading(b"100%"), None);
+        for text in [&b"[%clk 1:02:03.45]"[..], b"{[%clk 0:00:09.9]}", b"no"] {
+            assert_eq!(
+                reading(text).and_then(|r| match r {
+                    Reading::Clock(t) => Some(t),
+                    Reading::Elapsed(_) => None,
+                }),
+                clock_tenths(text)
+            );
         }
     }
 }

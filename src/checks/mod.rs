@@ -147,24 +147,18 @@ pub fn audit(
     tags::check(game, findings);
     header::check(game, judging.header, findings);
     let recorded = recorded_result(game);
-    // A lichess variant's game, replayed by its own rules.
-    let mut variant = None;
     let played = match setup::start(game, findings) {
         Ok(start) => Some(play(game, judging, start, history)),
-        Err(why) => {
-            match why {
-                setup::NotReplayed::Fen => moves::check_tokens(game, None, findings),
-                setup::NotReplayed::Lichess(v) => {
-                    variant = variants::check(game, v, recorded, judging.corrections, findings);
-                    if variant.as_ref().is_some_and(|r| r.stopped.is_none()) {
-                        moves::check_tokens(game, None, findings);
-                    }
-                }
-                // Another variant's movetext has its own notation: not judged.
-                setup::NotReplayed::Variant => {}
-            }
+        // Replayed and judged by the variant's own rules.
+        Err(setup::NotReplayed::Lichess(variant)) => {
+            return judge_variant(game, variant, judging, recorded, findings);
+        }
+        Err(setup::NotReplayed::Fen) => {
+            moves::check_tokens(game, None, findings);
             None
         }
+        // Another variant's movetext has its own notation: not judged.
+        Err(setup::NotReplayed::Variant) => None,
     };
     if let Some(p) = &played {
         moves::check_replay(game, &p.replayed, findings);
@@ -177,9 +171,6 @@ pub fn audit(
             moves::check_variations(game, &issues, findings);
         }
         draws::check(game, &p.replayed, history, findings);
-    }
-    if let Some(reached) = variant {
-        return judge_variant(game, reached, recorded, findings);
     }
     // A game judged on the board: replayed to its end, or ended by itself.
     let judged = played.as_ref().filter(|p| !p.stopped);
@@ -245,15 +236,45 @@ pub fn audit(
     }
 }
 
-/// The verdict on a lichess variant's game that its own rules replayed
-/// (`reached`): how it ended, its clocks, and the result's presence and
-/// agreement (the variant's end was held against it in the replay).
+/// The verdict on a game of a lichess `variant`, replayed by its own rules
+/// (which hold its result against the variant's end): its moves as written,
+/// how it ended, its clocks, and its result's presence and agreement.
+#[inline(never)]
 fn judge_variant(
     game: &RawGame<'_>,
-    reached: variants::Reached,
+    variant: shakmaty::variant::Variant,
+    judging: Judging,
     recorded: Option<Option<KnownOutcome>>,
     findings: &mut Vec<Finding>,
 ) -> Verdict {
+    let Some(reached) = variants::check(game, variant, recorded, judging.corrections, findings)
+    else {
+        // The start cannot be set up (its FEN): nothing is replayed, and
+        // the variant's notation is not judged.
+        result::check(game, None, false, findings);
+        return Verdict {
+            plies: 0,
+            moves: 0,
+            resolved: 0,
+            board_end: BoardEnd::NotReplayed,
+            expected: None,
+            how_ended: ending::how_ended(
+                game,
+                &Facts {
+                    board_end: BoardEnd::NotReplayed,
+                    result: recorded,
+                    start_turn: Color::White,
+                    claimable: None,
+                },
+            ),
+            ended_at: None,
+            stopped: None,
+            corrections: Vec::new(),
+        };
+    };
+    if reached.stopped.is_none() {
+        moves::check_tokens(game, None, findings);
+    }
     let facts = Facts {
         board_end: reached.end,
         result: recorded,

@@ -234,6 +234,11 @@ pub struct Lexed {
     /// The clock readings of the mainline (`[%clk h:mm:ss]` in a comment
     /// after a move, the first of each move's), up to its end.
     pub clocks: Vec<Clock>,
+    /// The time each move took, where a comment after it records that and
+    /// no clock (`[%emt 0:00:05]`, `[%emt 1.337]`: elapsed move time), the
+    /// first of each move's, up to the mainline's end; `tenths` is the time
+    /// taken.
+    pub elapsed: Vec<Clock>,
     /// The mainline comments that leave findings out of the game
     /// (`{pgn-arbiter: ignore CODE, ...}`, [`is_suppression`]): the line
     /// of each and the byte range of its text.
@@ -279,14 +284,76 @@ pub fn clock_seconds(comment: &[u8]) -> Option<u32> {
 /// (`[%clk 0:03]` and `[%clk 1:02:03.4]` too; digits past the tenths are
 /// dropped).
 pub fn clock_tenths(comment: &[u8]) -> Option<u32> {
+    let rest = command(comment, b"%clk")?;
+    time_tenths(rest, 2, false)
+}
+
+/// The tenths of a second of an `[%emt ...]` command in a comment: the
+/// time a move took, as `h:mm:ss(.f)`, `m:ss` or seconds (`1.337`, as
+/// FICS writes it), rounded to the nearest tenth (they are summed).
+pub fn elapsed_tenths(comment: &[u8]) -> Option<u32> {
+    let rest = command(comment, b"%emt")?;
+    time_tenths(rest, 1, true)
+}
+
+/// A time a comment records after a move: the clock, or else the time the
+/// move took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// `[%clk ...]`: the time left, in tenths.
+    Clock(u32),
+    /// `[%emt ...]`: the time taken, in tenths.
+    Elapsed(u32),
+}
+
+/// The first `[%clk]` of a comment as [`clock_tenths`] reads it, else its
+/// first `[%emt]` as [`elapsed_tenths`] does: one pass over the comment,
+/// which for most comments ends at its first `%`.
+pub fn reading(comment: &[u8]) -> Option<Reading> {
+    // Most comments are short: a plain search there, the vector search in
+    // an engine's long ones.
+    let percent = |rest: &[u8]| {
+        if rest.len() <= 64 {
+            rest.iter().position(|&b| b == b'%')
+        } else {
+            memchr::memchr(b'%', rest)
+        }
+    };
+    let mut elapsed = None;
+    let mut from = 0;
+    while let Some(found) = comment.get(from..).and_then(percent) {
+        let at = from + found;
+        let rest = || comment.get(at + 4..).unwrap_or_default().trim_ascii_start();
+        match comment.get(at + 1..at + 4) {
+            Some(b"clk") => match time_tenths(rest(), 2, false) {
+                Some(tenths) => return Some(Reading::Clock(tenths)),
+                None => break,
+            },
+            Some(b"emt") if elapsed.is_none() => elapsed = Some(time_tenths(rest(), 1, true)),
+            _ => {}
+        }
+        from = at + 1;
+    }
+    elapsed.flatten().map(Reading::Elapsed)
+}
+
+/// What follows the first `name` (`%clk`) in a comment, blanks skipped.
+fn command<'a>(comment: &'a [u8], name: &[u8; 4]) -> Option<&'a [u8]> {
     // Most comments are short: a plain search there, the vector search in
     // an engine's long ones.
     let at = if comment.len() <= 64 {
-        comment.windows(4).position(|w| w == b"%clk")?
+        comment.windows(4).position(|w| w == name)?
     } else {
-        memchr::memmem::find(comment, b"%clk")?
+        memchr::memmem::find(comment, name)?
     };
-    let rest = comment.get(at + 4..)?.trim_ascii_start();
+    Some(comment.get(at + 4..)?.trim_ascii_start())
+}
+
+/// A time at the start of `rest` in tenths: fields of one to four digits
+/// between colons (at least `min_fields`, at most three), then maybe a
+/// fraction (its tenths kept, cut down or, if `round`, rounded by the
+/// hundredths).
+fn time_tenths(rest: &[u8], min_fields: u32, round: bool) -> Option<u32> {
     // Fields of one to four digits between colons, then maybe a fraction.
     let (mut seconds, mut field, mut digits, mut fields) = (0u32, 0u32, 0u32, 1u32);
     let mut bytes = rest.iter();
@@ -307,6 +374,14 @@ pub fn clock_tenths(comment: &[u8]) -> Option<u32> {
                     Some(&d) if d.is_ascii_digit() => tenth = u32::from(d - b'0'),
                     _ => return None,
                 }
+                if round
+                    && bytes
+                        .as_slice()
+                        .first()
+                        .is_some_and(|&h| (b'5'..=b'9').contains(&h))
+                {
+                    tenth += 1;
+                }
                 if bytes
                     .as_slice()
                     .first()
@@ -321,7 +396,7 @@ pub fn clock_tenths(comment: &[u8]) -> Option<u32> {
         }
     }
     let seconds = seconds.checked_mul(60)?.checked_add(field)?;
-    (digits > 0 && (2..=3).contains(&fields))
+    (digits > 0 && (min_fields..=3).contains(&fields))
         .then(|| seconds.checked_mul(10)?.checked_add(tenth))
         .flatten()
 }
@@ -679,6 +754,7 @@ impl Lexed {
         self.names.clear();
         self.recent_comments = [None; 3];
         self.clocks.clear();
+        self.elapsed.clear();
         self.suppressions.clear();
         self.suppressions_past = 0;
     }
@@ -1218,9 +1294,16 @@ impl Lexed {
             && self.stop.is_none()
             && self.marker.is_none()
             && self.clocks.last().is_none_or(|c| c.ply < ply)
-            && let Some(tenths) = clock_tenths(text)
         {
-            self.clocks.push(Clock { ply, tenths, line });
+            match reading(text) {
+                Some(Reading::Clock(tenths)) => self.clocks.push(Clock { ply, tenths, line }),
+                Some(Reading::Elapsed(tenths))
+                    if self.elapsed.last().is_none_or(|c| c.ply < ply) =>
+                {
+                    self.elapsed.push(Clock { ply, tenths, line });
+                }
+                _ => {}
+            }
         }
         if text.first() == Some(&b'p') && is_suppression(text) {
             if self.suppressions.len() < MAX_SUPPRESSIONS {
