@@ -252,25 +252,13 @@ fn judge_variant(
         // The start cannot be set up (its FEN): nothing is replayed, and
         // the variant's notation is not judged.
         result::check(game, None, false, findings);
-        return Verdict {
-            plies: 0,
-            moves: 0,
-            resolved: 0,
+        let facts = Facts {
             board_end: BoardEnd::NotReplayed,
-            expected: None,
-            how_ended: ending::how_ended(
-                game,
-                &Facts {
-                    board_end: BoardEnd::NotReplayed,
-                    result: recorded,
-                    start_turn: Color::White,
-                    claimable: None,
-                },
-            ),
-            ended_at: None,
-            stopped: None,
-            corrections: Vec::new(),
+            result: recorded,
+            start_turn: Color::White,
+            claimable: None,
         };
+        return Verdict::not_replayed(ending::how_ended(game, &facts));
     };
     if reached.stopped.is_none() {
         moves::check_tokens(game, None, findings);

@@ -97,15 +97,21 @@ pub fn check(
         ));
     }
 
-    let Some(decided) = decided else {
-        return;
-    };
     // The recorded result: the Result tag, else the marker.
-    let (recorded, line) = match (tag_outcome, marker) {
-        (Some((index, o)), _) => (o, game.tag_line(index)),
-        (None, Some(m)) => (m.outcome, m.line),
-        (None, None) => return,
+    let recorded = match (tag_outcome, marker) {
+        (Some((index, o)), _) => Some((o, game.tag_line(index))),
+        (None, Some(m)) => Some((m.outcome, m.line)),
+        (None, None) => None,
     };
+    if let (Some(decided), Some(recorded)) = (decided, recorded) {
+        against_board(decided, recorded, findings);
+    }
+}
+
+/// `result-contradicts-*`: the `recorded` result (and its line) against
+/// the one the board `decided`.
+fn against_board(decided: &Decided, recorded: (Outcome, u64), findings: &mut Vec<Finding>) {
+    let (recorded, line) = recorded;
     if recorded == Outcome::Known(decided.expected) {
         return;
     }

@@ -189,7 +189,7 @@ fn why_ended(pos: &VariantPosition, variant: Variant) -> String {
 fn unplayable(pos: &VariantPosition, variant: Variant, failure: Failure) -> (Kind, String) {
     let rules = name(variant);
     match failure {
-        Failure::Illegal if pos.is_game_over() || pos.is_insufficient_material() => (
+        Failure::Illegal if pos.is_game_over() => (
             Kind::IllegalMove,
             format!(
                 "cannot be played: under {rules} rules the game had ended ({}); the game is not replayed past it.",

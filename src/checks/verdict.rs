@@ -94,6 +94,24 @@ pub struct Verdict {
     pub corrections: Vec<Correction>,
 }
 
+impl Verdict {
+    /// The verdict on a game not replayed (its start cannot be set up, or
+    /// it was not read), which ended `how_ended`.
+    pub fn not_replayed(how_ended: HowEnded) -> Verdict {
+        Verdict {
+            plies: 0,
+            moves: 0,
+            resolved: 0,
+            board_end: BoardEnd::NotReplayed,
+            expected: None,
+            how_ended,
+            ended_at: None,
+            stopped: None,
+            corrections: Vec::new(),
+        }
+    }
+}
+
 /// How the board decided a game: the end, the result it requires, the
 /// article, and the position (FEN).
 #[derive(Debug, Clone)]

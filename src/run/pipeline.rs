@@ -11,7 +11,7 @@ use std::sync::{
 
 use crate::{
     checks::draws::history::History,
-    checks::{self, BoardEnd, Judging, Verdict, ending::HowEnded, suppress::Suppressions},
+    checks::{self, Judging, Verdict, ending::HowEnded, suppress::Suppressions},
     fix,
     read::blocks::Confirmation,
     read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece, Pieces, Tail, read_inputs},
@@ -170,17 +170,7 @@ impl Worker {
             after_tag_break: false,
         };
         let finding = checks::too_large(line, MAX_GAME_BYTES, size);
-        let verdict = Verdict {
-            plies: 0,
-            moves: 0,
-            resolved: 0,
-            board_end: BoardEnd::NotReplayed,
-            expected: None,
-            how_ended: HowEnded::Unknown,
-            ended_at: None,
-            stopped: None,
-            corrections: Vec::new(),
-        };
+        let verdict = Verdict::not_replayed(HowEnded::Unknown);
         let mut result = GameResult::new(line, verdict, vec![finding]);
         result.fill_tags(&game);
         result
