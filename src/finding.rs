@@ -314,6 +314,30 @@ pub struct MoveRef {
     pub san: String,
 }
 
+/// The clocks a finding about clocks concerns, for the page to show
+/// beside the moves: each row a move and the clock of its mover after it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClockStrip {
+    /// The moves in the order played.
+    pub rows: Vec<ClockRow>,
+    /// Whether the clocks were worked out from the times taken
+    /// (`[%emt]`), not read from `[%clk]`.
+    pub derived: bool,
+}
+
+/// One move of a [`ClockStrip`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClockRow {
+    /// The move, numbered: `23...Qd7`.
+    pub mv: String,
+    /// Whether White made it.
+    pub white: bool,
+    /// Its mover's clock after it (`1:23:45`); empty when none is recorded.
+    pub clock: String,
+    /// Whether the finding is about this reading.
+    pub marked: bool,
+}
+
 /// One thing found in one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
@@ -330,6 +354,8 @@ pub struct Finding {
     /// The position before the move (move findings) or the final position
     /// (result findings), as FEN; empty otherwise.
     pub fen: String,
+    /// The clocks it concerns (clock findings).
+    pub clocks: Option<Box<ClockStrip>>,
 }
 
 impl Finding {
@@ -342,6 +368,7 @@ impl Finding {
             mv: None,
             message,
             fen: String::new(),
+            clocks: None,
         }
     }
 
@@ -362,6 +389,12 @@ impl Finding {
         self.fen = fen;
         self
     }
+
+    /// Attaches the clocks it concerns.
+    pub fn with_clocks(mut self, clocks: ClockStrip) -> Finding {
+        self.clocks = Some(Box::new(clocks));
+        self
+    }
 }
 
 /// A finding as a file keeps it (`--keep-results`): its rule by name, so
@@ -374,6 +407,7 @@ pub struct Kept {
     mv: Option<(u32, String, String)>,
     message: String,
     fen: String,
+    clocks: Option<ClockStrip>,
 }
 
 /// What a finding rests on, as kept.
@@ -423,6 +457,7 @@ impl Finding {
             mv: (self.mv.as_ref()).map(|m| (m.ply, m.number.clone(), m.san.clone())),
             message: self.message.clone(),
             fen: self.fen.clone(),
+            clocks: self.clocks.as_deref().cloned(),
         }
     }
 }
@@ -452,6 +487,7 @@ impl Kept {
                 .map(|(ply, number, san)| MoveRef { ply, number, san }),
             message: self.message,
             fen: self.fen,
+            clocks: self.clocks.map(Box::new),
         })
     }
 }

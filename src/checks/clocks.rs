@@ -32,7 +32,7 @@ use shakmaty::{Color, KnownOutcome, Position};
 use super::{ending::HowEnded, time_control::Period};
 use crate::{
     board::replay,
-    finding::{Finding, Kind, MoveRef},
+    finding::{ClockRow, ClockStrip, Finding, Kind, MoveRef},
     read::{game::RawGame, lexer::Clock},
 };
 
@@ -103,6 +103,37 @@ impl Readings<'_> {
     /// What a reading may be off by, in tenths.
     fn slack(&self) -> u32 {
         if self.derived { DERIVED_SLACK } else { SLACK }
+    }
+
+    /// The moves of `plies` with their movers' clocks after them, for the
+    /// page; the readings of the plies in `marked` are what the finding is
+    /// about.
+    fn strip(
+        &self,
+        game: &RawGame<'_>,
+        moves: &Moves,
+        plies: impl IntoIterator<Item = usize>,
+        marked: &[usize],
+    ) -> ClockStrip {
+        let rows = plies
+            .into_iter()
+            .map(|ply| {
+                let at = self.clocks.partition_point(|c| c.ply < ply);
+                let clock = self.clocks.get(at).filter(|c| c.ply == ply);
+                ClockRow {
+                    mv: moves.label(game, ply),
+                    white: moves.mover(ply) == Color::White,
+                    clock: clock
+                        .map(|c| shown(u64::from(c.tenths)))
+                        .unwrap_or_default(),
+                    marked: marked.contains(&ply),
+                }
+            })
+            .collect();
+        ClockStrip {
+            rows,
+            derived: self.derived,
+        }
     }
 
     /// How a reading was come by, for a message: nothing for a recorded
@@ -343,6 +374,10 @@ fn side(color: Color) -> &'static str {
 /// `clock-rises`: the first reading higher than the player's previous one
 /// by more than the control adds, and how many more there are.
 fn rises(game: &RawGame<'_>, moves: &Moves, control: &Control, findings: &mut Vec<Finding>) {
+    let readings = Readings {
+        clocks: &game.lexed.clocks,
+        derived: false,
+    };
     let mut last: [Option<&Clock>; 2] = [None, None];
     let mut first_rise = None;
     let mut more = 0u32;
@@ -382,9 +417,17 @@ fn rises(game: &RawGame<'_>, moves: &Moves, control: &Control, findings: &mut Ve
         span(now - before),
         span(allowed),
     );
+    // The two readings, and the moves between them when they are few.
+    let plies: Vec<usize> = if clock.ply.saturating_sub(previous.ply) <= 4 {
+        (previous.ply..=clock.ply).collect()
+    } else {
+        vec![previous.ply, clock.ply - 1, clock.ply]
+    };
+    let strip = readings.strip(game, moves, plies, &[previous.ply, clock.ply]);
     findings.push(
         Finding::new(Kind::ClockRises, clock.line, message)
-            .at_move(moves.reference(game, clock.ply)),
+            .at_move(moves.reference(game, clock.ply))
+            .with_clocks(strip),
     );
 }
 
@@ -420,9 +463,11 @@ fn past_flag(
         readings.source(),
         moves.label(game, clock.ply + 2),
     );
+    let strip = readings.strip(game, moves, clock.ply..=clock.ply + 2, &[clock.ply]);
     findings.push(
         Finding::new(Kind::PlayedPastFlag, clock.line, message)
-            .at_move(moves.reference(game, clock.ply)),
+            .at_move(moves.reference(game, clock.ply))
+            .with_clocks(strip),
     );
 }
 
@@ -457,9 +502,11 @@ fn forfeit(
         readings.source(),
         side(winner),
     );
+    let strip = readings.strip(game, moves, clock.ply.max(2) - 1..=clock.ply, &[clock.ply]);
     findings.push(
         Finding::new(Kind::ClockForfeitContradicted, clock.line, message)
-            .at_move(moves.reference(game, clock.ply)),
+            .at_move(moves.reference(game, clock.ply))
+            .with_clocks(strip),
     );
 }
 

@@ -5,7 +5,8 @@
 //! with the rule each rests on, a table per event and round, players'
 //! names written several ways by event, then the games with findings,
 //! errors first, each finding with its message and a board
-//! of the position it is about, and the changes `--fix` made.
+//! of the position it is about (a clock finding: the clocks after the
+//! moves it concerns), and the changes `--fix` made.
 //!
 //! Memory stays bounded whatever the run: the page keeps at most
 //! `MAX_GAMES` games and `MAX_ROUNDS` event rounds, and says how many more
@@ -17,7 +18,7 @@ use super::summary::{Summary, TournamentCounts, counted};
 use crate::{
     board::rules::Edition,
     checks::across::tournament::{Cell, Row},
-    finding::{Finding, Kind, Severity},
+    finding::{ClockStrip, Finding, Kind, Severity},
     fix::Change,
     report::cell::CELL_MAX,
 };
@@ -47,6 +48,8 @@ struct Shown {
     mv: String,
     message: String,
     fen: String,
+    /// The clocks it concerns, beside their moves.
+    clocks: Option<Box<ClockStrip>>,
     /// A code of the record's form already shown in `EXAMPLES_PER_CODE`
     /// games: named on the card, not explained again.
     brief: bool,
@@ -332,6 +335,7 @@ impl Page {
                     .unwrap_or_default(),
                 message: f.message.clone(),
                 fen: f.fen.clone(),
+                clocks: f.clocks.clone(),
                 brief: f.kind.severity() != Severity::Error
                     && !is_claim(f.kind.code())
                     && examples
@@ -676,22 +680,26 @@ fn card_html(out: &mut String, card: &Card) {
         );
     }
     out.push_str("</div>\n");
-    let boards: Vec<&Shown> = card
+    let figures: Vec<&Shown> = card
         .findings
         .iter()
-        .filter(|f| !f.fen.is_empty())
+        .filter(|f| !f.fen.is_empty() || f.clocks.is_some())
         .take(MAX_BOARDS)
         .collect();
-    if !boards.is_empty() {
+    if !figures.is_empty() {
         out.push_str("<div class=\"boards\">\n");
-        for f in boards {
-            let caption = caption(f.code, &f.mv);
-            let _ = writeln!(
-                out,
-                "<figure>{}<figcaption>{}</figcaption></figure>",
-                board_svg(&f.fen),
-                esc(&caption)
-            );
+        for f in figures {
+            if let Some(strip) = &f.clocks {
+                clocks_html(out, f.code, strip);
+            } else {
+                let caption = caption(f.code, &f.mv);
+                let _ = writeln!(
+                    out,
+                    "<figure>{}<figcaption>{}</figcaption></figure>",
+                    board_svg(&f.fen),
+                    esc(&caption)
+                );
+            }
         }
         out.push_str("</div>\n");
     }
@@ -710,6 +718,40 @@ fn card_html(out: &mut String, card: &Card) {
         out.push_str("</ul>\n");
     }
     out.push_str("</article>\n");
+}
+
+/// The clocks a clock finding concerns: each move, and its mover's clock
+/// after it in that player's column, the readings the finding is about
+/// marked.
+fn clocks_html(out: &mut String, code: &str, strip: &ClockStrip) {
+    out.push_str("<figure><table class=\"clocks\">\n<thead><tr><th>Move</th><th>White</th><th>Black</th></tr></thead>\n<tbody>\n");
+    for row in &strip.rows {
+        let clock = if row.clock.is_empty() {
+            "–".to_owned()
+        } else {
+            esc(&row.clock)
+        };
+        let (white, black) = if row.white {
+            (clock.as_str(), "")
+        } else {
+            ("", clock.as_str())
+        };
+        let _ = writeln!(
+            out,
+            "<tr{}><td>{}</td><td class=\"n\">{white}</td><td class=\"n\">{black}</td></tr>",
+            if row.marked { " class=\"marked\"" } else { "" },
+            esc(&row.mv),
+        );
+    }
+    let _ = writeln!(
+        out,
+        "</tbody>\n</table><figcaption>{code}: each clock after its player's move{}</figcaption></figure>",
+        if strip.derived {
+            ", worked out from the times taken ([%emt])"
+        } else {
+            ""
+        }
+    );
 }
 
 /// Whether a code says a draw could have been claimed or a game went on
@@ -916,6 +958,7 @@ ul.findings { margin: 4px 0; padding-left: 16px; } ul.findings li { margin: 2px 
 figure { margin: 0; }
 figcaption { font-size: 10px; color: #555; text-align: center; max-width: 170px; }
 svg.board { width: 170px; height: 170px; }
+table.clocks { margin: 0; font-size: 11px; } table.clocks td, table.clocks th { padding: 1px 5px; } table.clocks tr.marked td { font-weight: bold; background: #fff4dc; }
 svg.board .piece { font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols2', serif; font-size: 22px; text-anchor: middle; }
 svg.board .coord { font-size: 9px; fill: #555; text-anchor: middle; }
 ul.changes { margin: 2px 0 0 0; } .changes-title { margin: 6px 0 0 0; font-weight: bold; }

@@ -202,3 +202,89 @@ fn the_page_lists_names_written_several_ways_by_event() {
         "{items:?}"
     );
 }
+
+/// A row of a clock table: the move, White's clock and Black's, and
+/// whether the row is marked.
+type ClockRow = (String, String, String, bool);
+
+/// The rows of each clock table of a page, and its caption.
+fn clock_tables(page: &str) -> Vec<(Vec<ClockRow>, String)> {
+    let doc = parse(page);
+    doc.descendants()
+        .filter(|n| n.has_tag_name("table") && n.attribute("class") == Some("clocks"))
+        .map(|table| {
+            let rows = table
+                .descendants()
+                .filter(|n| {
+                    n.has_tag_name("tr") && n.parent().is_some_and(|p| p.has_tag_name("tbody"))
+                })
+                .map(|tr| {
+                    let cells: Vec<String> = tr
+                        .children()
+                        .filter(|n| n.has_tag_name("td"))
+                        .map(|td| td.text().unwrap_or_default().to_owned())
+                        .collect();
+                    (
+                        cells[0].clone(),
+                        cells[1].clone(),
+                        cells[2].clone(),
+                        tr.attribute("class") == Some("marked"),
+                    )
+                })
+                .collect();
+            let caption = table
+                .next_sibling_element()
+                .and_then(|n| n.text())
+                .unwrap_or_default()
+                .to_owned();
+            (rows, caption)
+        })
+        .collect()
+}
+
+fn row(mv: &str, white: &str, black: &str, marked: bool) -> ClockRow {
+    (mv.to_owned(), white.to_owned(), black.to_owned(), marked)
+}
+
+/// A clock finding's card shows the clocks beside the moves it concerns,
+/// as the records have them: a rise between White's first two moves of a
+/// broadcast game (`{[%clk 0:15:10]}`, `{[%clk 0:15:19]}`,
+/// `{[%clk 0:15:24]}`), and a FICS game's last clocks worked out from
+/// `[%emt]`.
+#[test]
+fn the_page_shows_the_clocks_beside_the_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let page_path = tmp.path().join("clocks.html");
+    let out = bin()
+        .args(["-q", "--fail-on", "never", "--html"])
+        .arg(&page_path)
+        .arg(fixtures().join("clocks/clock-rises.pgn"))
+        .arg(fixtures().join("clocks/elapsed.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = fs::read_to_string(&page_path).unwrap();
+    let tables = clock_tables(&page);
+    assert_eq!(tables.len(), 2, "{tables:?}");
+    // Errors first: the forfeit, then the rise.
+    let (rises, caption) = &tables[1];
+    assert_eq!(
+        rises,
+        &[
+            row("1.d4", "0:15:10", "", true),
+            row("1...Nf6", "", "0:15:19", false),
+            row("2.c4", "0:15:24", "", true),
+        ]
+    );
+    assert_eq!(caption, "clock-rises: each clock after its player's move");
+    // 10...Nxf4 is Black's last move: 3 min (180+0) less the times its
+    // ten moves took, each in tenths: 0.0, 2.4, 1.7, 0.7, 0.8, 0.8, 0.4,
+    // 1.0, 0.8 and 2.0 s.
+    let (forfeit, caption) = &tables[0];
+    assert_eq!(forfeit.len(), 2, "{forfeit:?}");
+    assert_eq!(forfeit[1], row("10...Nxf4", "", "0:02:49.4", true));
+    assert!(
+        caption.ends_with("worked out from the times taken ([%emt])"),
+        "{caption}"
+    );
+}
