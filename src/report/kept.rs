@@ -27,10 +27,11 @@ use crate::{
     finding::{Finding, Kept},
 };
 
-/// What a results file says it is, first.
-const RESULTS: &str = "pgn-arbiter results 1";
+/// What a results file says it is, first: its kind, then the form of its
+/// records (2: findings keep the clocks they concern).
+const RESULTS: &str = "pgn-arbiter results 2";
 /// What an across file says it is, first.
-const ACROSS: &str = "pgn-arbiter across 1";
+const ACROSS: &str = "pgn-arbiter across 2";
 
 /// A record larger than this is taken for a damaged file.
 const MAX_RECORD: usize = 1 << 28;
@@ -243,8 +244,14 @@ impl Reader {
             Ok(Some(bytes)) => bytes,
             _ => return Err(not_ours()),
         };
+        let kind = |name: &str| name.rsplit_once(' ').map(|(kind, _)| kind.to_owned());
         match postcard::take_from_bytes::<(String,)>(bytes) {
             Ok(((named,), _)) if named == form => {}
+            Ok(((named,), _)) if kind(&named) == kind(form) => {
+                return Err(format!(
+                    "kept in another form ('{named}') by another build of pgn-arbiter; this one reads '{form}': make it again with this one"
+                ));
+            }
             _ => return Err(not_ours()),
         }
         let header: H = postcard::from_bytes(bytes).map_err(|_| not_ours())?;
@@ -385,6 +392,50 @@ mod tests {
         assert_eq!(back.line, game.line);
         assert_eq!(back.white(), "A");
         assert_eq!(back.result(), "1-0");
+    }
+
+    /// A clock finding keeps the clocks the page shows beside its moves.
+    #[test]
+    fn a_clock_finding_comes_back_with_its_clocks() {
+        let pgn = b"[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n[TimeControl \"60+0\"]\n\n1. e4 {[%clk 0:01:00]} e5 {[%clk 0:01:00]} 2. Nf3 {[%clk 0:00:58]} Nc6 {[%clk 0:00:59]} 3. Bc4 {[%clk 0:00:57]} Nf6 {[%clk 0:01:30]} *\n";
+        let game = crate::testing::checked(pgn);
+        let rises = game
+            .findings
+            .iter()
+            .find(|f| f.kind == crate::finding::Kind::ClockRises)
+            .expect("Black's clock rises");
+        let strip = rises.clocks.as_deref().expect("its clocks");
+        assert_eq!(
+            strip
+                .rows
+                .iter()
+                .map(|r| (r.mv.as_str(), r.clock.as_str(), r.marked))
+                .collect::<Vec<_>>(),
+            [
+                ("2...Nc6", "0:00:59", true),
+                ("3.Bc4", "0:00:57", false),
+                ("3...Nf6", "0:01:30", true)
+            ]
+        );
+        let back = Game::of(&game).result().unwrap();
+        assert_eq!(back.findings, game.findings);
+    }
+
+    /// A file of an older form is refused as such, not read wrong.
+    #[test]
+    fn a_file_of_another_form_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old");
+        let mut bytes = Vec::new();
+        let header = postcard::to_stdvec(&("pgn-arbiter results 1", "v1")).unwrap();
+        bytes.extend_from_slice(&u32::try_from(header.len()).unwrap().to_le_bytes());
+        bytes.extend_from_slice(&header);
+        std::fs::write(&path, zstd::encode_all(&bytes[..], 1).unwrap()).unwrap();
+        let err = Reader::results(&path, "v1").err().unwrap();
+        assert!(
+            err.contains("another form ('pgn-arbiter results 1')"),
+            "{err}"
+        );
     }
 
     #[test]
