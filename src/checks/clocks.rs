@@ -75,7 +75,7 @@ pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mu
         };
         if let Some(periods) = periods {
             let control = Control::new(periods, &moves, start, &lexed.clocks);
-            rises(game, &moves, &control, findings);
+            rises(game, &moves, &control, &readings, findings);
             past_flag(game, &moves, &control, &readings, end, findings);
         }
         forfeit(game, &moves, &readings, end, findings);
@@ -373,15 +373,17 @@ fn side(color: Color) -> &'static str {
 
 /// `clock-rises`: the first reading higher than the player's previous one
 /// by more than the control adds, and how many more there are.
-fn rises(game: &RawGame<'_>, moves: &Moves, control: &Control, findings: &mut Vec<Finding>) {
-    let readings = Readings {
-        clocks: &game.lexed.clocks,
-        derived: false,
-    };
+fn rises(
+    game: &RawGame<'_>,
+    moves: &Moves,
+    control: &Control,
+    readings: &Readings<'_>,
+    findings: &mut Vec<Finding>,
+) {
     let mut last: [Option<&Clock>; 2] = [None, None];
     let mut first_rise = None;
     let mut more = 0u32;
-    for clock in &game.lexed.clocks {
+    for clock in readings.clocks {
         let mover = moves.mover(clock.ply);
         let slot = &mut last[mover as usize];
         let Some(previous) = slot.replace(clock) else {
