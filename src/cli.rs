@@ -274,7 +274,8 @@ pub struct Cli {
     /// `duplicate-game`, naming the first, a player or board given twice
     /// in a round as `player-twice-in-round` or `duplicate-board`, and a
     /// FIDE ID under a name other than the one it first had as
-    /// `player-name-variant`; these keep about 22 bytes a game, and a few
+    /// `player-name-variant`, and one name and rating under two IDs in an
+    /// event as `player-id-conflict`; these keep about 22 bytes a game, and a few
     /// for each player of a round, for the whole run (see --memory-limit),
     /// and about 60 bytes a FIDE ID, up to 16 MiB.
     #[arg(long)]

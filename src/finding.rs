@@ -253,6 +253,8 @@ kinds! {
     /// king, a third check, a king on the hill or the eighth rank, mate,
     /// a side with no move) with another result than the one recorded.
     ResultContradictsVariantEnd => "result-contradicts-variant-end", Error, Lichess(shakmaty::variant::Variant::Chess), Fix::No;
+    /// One name (folded) and rating under two FIDE IDs in one event.
+    PlayerIdConflict => "player-id-conflict", Warning, Audit, Fix::No;
 }
 
 /// Codes renamed, each with the kind it now names. A renamed code keeps
@@ -597,6 +599,7 @@ mod tests {
                 "clock-forfeit-contradicted",
                 "played-past-flag",
                 "result-contradicts-variant-end",
+                "player-id-conflict",
             ]
         );
     }

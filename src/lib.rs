@@ -88,8 +88,9 @@
 //!   against the tournament's report file)
 //! - `src/checks/suppress.rs`: `unused-suppression` (a game's comments that
 //!   leave its findings out: judged by the writer once it has all of them)
-//! - `src/checks/across/identity.rs`: `player-name-variant` (run-wide: one
-//!   FIDE ID under several names)
+//! - `src/checks/across/identity.rs`: `player-name-variant`,
+//!   `player-id-conflict` (run-wide: one FIDE ID under several names, one
+//!   name and rating under several IDs in an event)
 //! - `src/checks/clocks.rs`: `clock-rises`, `clock-forfeit-contradicted`,
 //!   `played-past-flag` (the clock readings after the moves, against the
 //!   TimeControl and the result)

@@ -406,6 +406,11 @@ mod tests {
                  [White \"Muzychuk, Anna\"][WhiteFideId \"14111330\"]\n\n1. d4 *",
                 Kind::PlayerNameVariant,
             ),
+            (
+                "[Event \"E\"][Round \"1\"][White \"A\"][WhiteFideId \"7\"][WhiteElo \"1500\"]\n\n1. e4 *\n\n\
+                 [Event \"E\"][Round \"2\"][White \"A\"][WhiteFideId \"8\"][WhiteElo \"1500\"]\n\n1. d4 *",
+                Kind::PlayerIdConflict,
+            ),
             // Found when the writer has all of a game's findings.
             (
                 "[White \"A\"]\n\n{pgn-arbiter: ignore illegal-move} 1. e4 *",

@@ -150,7 +150,8 @@ pub struct Page {
     /// The games against the tournament report file (`--trf`).
     tournament: Option<(TournamentCounts, Vec<Row>)>,
     /// Per event: its players' names written several ways
-    /// (`player-name-variant`), for the officer to decide; the first
+    /// (`player-name-variant`) or under two IDs (`player-id-conflict`),
+    /// for the officer to decide; the first
     /// `MAX_NAMES` of the run, and how many more.
     names: BTreeMap<String, Vec<String>>,
     names_left_out: u64,
@@ -530,12 +531,12 @@ impl Page {
         out.push_str("</section>\n");
     }
 
-    /// Keeps the game's `player-name-variant` findings for the list by
-    /// event.
+    /// Keeps the game's `player-name-variant` and `player-id-conflict`
+    /// findings for the list by event.
     fn names(&mut self, facts: &GameFacts<'_>, findings: &[&Finding]) {
         for f in findings
             .iter()
-            .filter(|f| f.kind == Kind::PlayerNameVariant)
+            .filter(|f| matches!(f.kind, Kind::PlayerNameVariant | Kind::PlayerIdConflict))
         {
             if self.names.values().map(Vec::len).sum::<usize>() < MAX_NAMES {
                 let at = format!("Game {} ({}, line {}): ", facts.number, facts.file, f.line);
@@ -556,7 +557,7 @@ impl Page {
         if self.names.is_empty() {
             return;
         }
-        out.push_str("<section>\n<h2>Players' names to decide</h2>\n<p>One player written two ways, or one FIDE ID given to two players (<code>player-name-variant</code>), by event: which name stands is for the officer; <code>--fix</code> renames no one.</p>\n");
+        out.push_str("<section>\n<h2>Players' names to decide</h2>\n<p>One player written two ways, or one FIDE ID given to two players (<code>player-name-variant</code>), or one name and rating under two FIDE IDs (<code>player-id-conflict</code>), by event: which name stands is for the officer; <code>--fix</code> renames no one.</p>\n");
         for (event, lines) in &self.names {
             let _ = writeln!(out, "<h3>{}</h3>\n<ul>", esc(event));
             for line in lines {

@@ -149,8 +149,10 @@ fn the_page_shows_the_games_against_the_tournament_report_file() {
     assert!(page.contains("Against the tournament report file"));
 }
 
-/// Players' names written several ways are listed by event, for the
-/// officer to decide: the real games of `structure/player-name-variant.pgn`.
+/// Players' names written several ways, and a name under two IDs, are
+/// listed by event, for the officer to decide: the real games of
+/// `structure/player-name-variant.pgn`, then those of
+/// `structure/player-id-conflict.pgn` (the same event's).
 #[test]
 fn the_page_lists_names_written_several_ways_by_event() {
     let tmp = tempfile::tempdir().unwrap();
@@ -159,6 +161,7 @@ fn the_page_lists_names_written_several_ways_by_event() {
         .args(["-q", "--fail-on", "never", "--html"])
         .arg(&page_path)
         .arg(fixtures().join("structure/player-name-variant.pgn"))
+        .arg(fixtures().join("structure/player-id-conflict.pgn"))
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -187,7 +190,7 @@ fn the_page_lists_names_written_several_ways_by_event() {
         .filter(|n| n.has_tag_name("li"))
         .map(|n| n.text().unwrap_or_default().to_owned())
         .collect();
-    assert_eq!(items.len(), 3, "{items:?}");
+    assert_eq!(items.len(), 4, "{items:?}");
     assert!(
         items[0].starts_with("Game 2 (")
             && items[0].contains("'Kulkarni,Vikramaditya' here and 'Kamble,V'"),
@@ -199,6 +202,13 @@ fn the_page_lists_names_written_several_ways_by_event() {
     );
     assert!(
         items[2].contains("'Muzychuk, Anna' here and 'Muzychuk,A'"),
+        "{items:?}"
+    );
+    assert!(
+        items[3].starts_with("Game 2 (")
+            && items[3].contains(
+                "has FIDE ID 14113130 here (rated 2408) and FIDE ID 14111330 in game 4 of"
+            ),
         "{items:?}"
     );
 }

@@ -1,4 +1,5 @@
-//! Players' identity across a run (`player-name-variant`): one FIDE ID
+//! Players' identity across a run (`player-name-variant`,
+//! `player-id-conflict`): one FIDE ID
 //! (`WhiteFideId`, `BlackFideId`) under names that differ however they are
 //! folded (case, accents and transliteration, punctuation, word order, as
 //! `--trf` and the duplicates fold them). Archives written by different
@@ -21,6 +22,13 @@
 //! last `EVENTS` events seen are kept, at most `EVENT_PLAYERS` names each;
 //! past that an event's later players are not compared, and the run says
 //! so.
+//!
+//! Each of an event's players also keeps the first FIDE ID the event gives
+//! that name, with the rating of that game (`player-id-conflict`): another
+//! ID for the same name is reported, once for each other ID, when the two
+//! games give the same rating or either gives none (a wrong ID); two
+//! ratings that differ are two players who share a name, as large opens
+//! have, and are not.
 
 use std::collections::VecDeque;
 
@@ -41,16 +49,37 @@ const EVENTS: usize = 32;
 /// Names kept for one event.
 const EVENT_PLAYERS: usize = 20_000;
 
-/// One event's players: by folded name, the spelling first seen (a range
-/// of `names`) and where.
+/// One event's players: by folded name, the spelling first seen and
+/// where, and the FIDE ID first given to that name.
 #[derive(Debug, Default)]
 struct Event {
     key: u64,
-    spellings: HashMap<u64, ((u32, u16), u32, u64)>,
+    spellings: HashMap<u64, Player>,
     names: String,
     /// (folded name, spelling) already reported.
     reported: HashSet<(u64, String)>,
+    /// Where a name's ID was first given, when not in the game that
+    /// first named that player.
+    id_places: HashMap<u64, (u32, u64)>,
+    /// (folded name, ID) already reported.
+    ids_reported: HashSet<(u64, u32)>,
     full: bool,
+}
+
+/// A player of an event (24 bytes): the spelling first seen (a range of
+/// the event's `names`) and where, and the FIDE ID first given to the name
+/// in the event with the rating of that game.
+#[derive(Debug, Clone, Copy)]
+struct Player {
+    name_start: u32,
+    name_len: u16,
+    /// The rating given with `id` (0: none).
+    elo: u16,
+    /// The input (an index of `files`) and the game's number there.
+    file: u32,
+    /// The ID (0: none given yet).
+    id: u32,
+    number: u64,
 }
 
 /// A name longer than this is kept cut (a name is rarely half as long).
@@ -101,6 +130,20 @@ fn fide_id(value: &str) -> Option<u32> {
         return None;
     }
     value.parse().ok().filter(|&id| id > 0)
+}
+
+/// A rating tag's value (`WhiteElo`, `BlackElo`), 0 when it gives none.
+fn elo(value: &str) -> u16 {
+    value.trim().parse().unwrap_or(0)
+}
+
+/// A rating in a message.
+fn rating(elo: u16) -> String {
+    if elo == 0 {
+        "no rating".to_owned()
+    } else {
+        format!("rated {elo}")
+    }
 }
 
 /// A tag value that names nobody.
@@ -202,13 +245,22 @@ impl Identity {
         game: &Seen<'_>,
         here: u32,
         (name, folded): (&str, u64),
+        (id, elo): (u32, u16),
     ) -> Option<Finding> {
         let number = game.number;
         let event = self.events.back_mut()?;
-        let Some(&(first, file, first_number)) = event.spellings.get(&folded) else {
+        let Some(&player) = event.spellings.get(&folded) else {
             if event.spellings.len() < EVENT_PLAYERS {
-                let kept = keep(&mut event.names, name)?;
-                event.spellings.insert(folded, (kept, here, number));
+                let (name_start, name_len) = keep(&mut event.names, name)?;
+                let player = Player {
+                    name_start,
+                    name_len,
+                    elo,
+                    file: here,
+                    id,
+                    number,
+                };
+                event.spellings.insert(folded, player);
             } else if !event.full {
                 event.full = true;
                 let year = game.date.trim().get(..4).unwrap_or("?");
@@ -217,17 +269,64 @@ impl Identity {
             }
             return None;
         };
-        let other = kept(&event.names, first);
+        let other = kept(&event.names, (player.name_start, player.name_len));
         if other == name || !event.reported.insert((folded, name.to_owned())) {
             return None;
         }
         let other = other.to_owned();
-        let where_ = place(&self.files, file, here, first_number);
+        let where_ = place(&self.files, player.file, here, player.number);
         Some(Finding::new(
             Kind::PlayerNameVariant,
             game.line,
             format!(
                 "'{name}' here is written '{other}' in {where_}, of the same event ('{}'): one name written two ways (they fold alike: case, accents, punctuation, word order); one spelling serves the archive.",
+                game.event.trim()
+            ),
+        ))
+    }
+
+    /// One player of a game in its event (the last of `events`), with the
+    /// FIDE ID and rating the game gives: the finding when the event gave
+    /// the same name another ID, with the same rating or where either game
+    /// gives none. Two ratings that differ are two players who share a
+    /// name, as in large opens.
+    fn id_conflict(
+        &mut self,
+        game: &Seen<'_>,
+        here: u32,
+        (name, folded): (&str, u64),
+        (id, elo): (u32, u16),
+    ) -> Option<Finding> {
+        if id == 0 {
+            return None;
+        }
+        let event = self.events.back_mut()?;
+        let player = event.spellings.get_mut(&folded)?;
+        if player.id == 0 {
+            player.id = id;
+            player.elo = elo;
+            if (player.file, player.number) != (here, game.number) {
+                event.id_places.insert(folded, (here, game.number));
+            }
+            return None;
+        }
+        let (first, first_elo) = (player.id, player.elo);
+        if first == id || (first_elo != 0 && elo != 0 && first_elo != elo) {
+            return None;
+        }
+        let (file, number) =
+            (event.id_places.get(&folded).copied()).unwrap_or((player.file, player.number));
+        if !event.ids_reported.insert((folded, id)) {
+            return None;
+        }
+        let where_ = place(&self.files, file, here, number);
+        Some(Finding::new(
+            Kind::PlayerIdConflict,
+            game.line,
+            format!(
+                "'{name}' has FIDE ID {id} here ({}) and FIDE ID {first} in {where_} ({}), of the same event ('{}'): one name under two IDs (names folded: case, accents, punctuation, word order), and no two ratings to tell two players apart. One ID is wrong, or two players share the name and their games must be told apart; which is for the officer.",
+                rating(elo),
+                rating(first_elo),
                 game.event.trim()
             ),
         ))
@@ -297,8 +396,12 @@ impl Across for Identity {
             }
         }
         if self.event(game).is_some() {
-            for player in named.into_iter().flatten() {
-                out.extend(self.spelling(game, here, player));
+            for (side, player) in named.into_iter().enumerate() {
+                let Some(player) = player else { continue };
+                let id = fide_id(game.players[side]).unwrap_or(0);
+                let given = (id, elo(game.players[2 + side]));
+                out.extend(self.spelling(game, here, player, given));
+                out.extend(self.id_conflict(game, here, player, given));
             }
         }
     }
@@ -444,6 +547,72 @@ mod tests {
             )
             .len(),
             1
+        );
+    }
+
+    #[test]
+    fn a_player_of_an_event_takes_24_bytes() {
+        assert_eq!(std::mem::size_of::<Player>(), 24);
+    }
+
+    /// White in game `number` of an event at Kolkata in 2012, with a FIDE
+    /// ID and a rating.
+    fn entrant<'a>(number: u64, white: &'a str, id: &'a str, elo: &'a str) -> Seen<'a> {
+        let mut game = Seen::pairing([white, "?"], "1", "*", [id, "", elo, "", "", ""]);
+        game.file = "open.pgn";
+        game.number = number;
+        game.event = "Kolkata Open";
+        game.date = "2012.12.03";
+        game
+    }
+
+    #[test]
+    fn one_name_and_rating_under_two_ids_in_an_event_is_reported_once() {
+        let mut identity = Identity::default();
+        let mut check = |game: Seen<'_>| messages(&mut identity, &game);
+        assert!(check(entrant(1, "Kumar, Ajay", "5012345", "2105")).is_empty());
+        assert!(check(entrant(2, "Kumar, Ajay", "5012345", "2105")).is_empty());
+        let found = check(entrant(3, "Kumar, Ajay", "5012354", "2105"));
+        assert_eq!(
+            found,
+            [
+                "'Kumar, Ajay' has FIDE ID 5012354 here (rated 2105) and FIDE ID 5012345 in game 1 of this file (rated 2105), of the same event ('Kolkata Open'): one name under two IDs (names folded: case, accents, punctuation, word order), and no two ratings to tell two players apart. One ID is wrong, or two players share the name and their games must be told apart; which is for the officer."
+            ]
+        );
+        // Once for that ID; its first ID again says nothing.
+        assert!(check(entrant(4, "Kumar, Ajay", "5012354", "2105")).is_empty());
+        assert!(check(entrant(5, "Kumar, Ajay", "5012345", "2105")).is_empty());
+        // A game that gives no rating does not tell the two apart.
+        let unrated = check(entrant(6, "Kumar, Ajay", "5099999", ""));
+        assert!(
+            unrated[0].contains("FIDE ID 5099999 here (no rating) and FIDE ID 5012345"),
+            "{unrated:?}"
+        );
+    }
+
+    #[test]
+    fn two_players_of_one_name_with_two_ratings_are_not_reported() {
+        let mut identity = Identity::default();
+        let mut check = |game: Seen<'_>| messages(&mut identity, &game);
+        assert!(check(entrant(1, "Kumar, Ajay", "5012345", "2105")).is_empty());
+        assert!(check(entrant(2, "Kumar, Ajay", "5077777", "1490")).is_empty());
+        assert!(check(entrant(3, "Kumar, Ajay", "5077777", "1490")).is_empty());
+        // Another event's player of that name and rating: nothing either.
+        let mut elsewhere = entrant(4, "Kumar, Ajay", "5088888", "2105");
+        elsewhere.event = "Mumbai Open";
+        assert!(check(elsewhere).is_empty());
+    }
+
+    #[test]
+    fn the_id_is_compared_with_the_first_game_that_gives_one() {
+        let mut identity = Identity::default();
+        let mut check = |game: Seen<'_>| messages(&mut identity, &game);
+        assert!(check(entrant(1, "Kumar, Ajay", "", "")).is_empty());
+        assert!(check(entrant(2, "Kumar, Ajay", "5012345", "2105")).is_empty());
+        let found = check(entrant(3, "Kumar, Ajay", "5012354", "2105"));
+        assert!(
+            found[0].contains("FIDE ID 5012345 in game 2 of this file (rated 2105)"),
+            "{found:?}"
         );
     }
 
