@@ -28,7 +28,8 @@
 //! ID for the same name is reported, once for each other ID, when the two
 //! games give the same rating or either gives none (a wrong ID); two
 //! ratings that differ are two players who share a name, as large opens
-//! have, and are not.
+//! have, and are not, nor are the two players of one game whose names fold
+//! alike (nor, for spellings, is such a pair).
 
 use std::collections::VecDeque;
 
@@ -270,7 +271,9 @@ impl Identity {
             return None;
         };
         let other = kept(&event.names, (player.name_start, player.name_len));
-        if other == name || !event.reported.insert((folded, name.to_owned())) {
+        // Both players of one game: two people whose names fold alike.
+        let same_game = (player.file, player.number) == (here, number);
+        if other == name || same_game || !event.reported.insert((folded, name.to_owned())) {
             return None;
         }
         let other = other.to_owned();
@@ -311,12 +314,20 @@ impl Identity {
             return None;
         }
         let (first, first_elo) = (player.id, player.elo);
-        if first == id || (first_elo != 0 && elo != 0 && first_elo != elo) {
-            return None;
-        }
         let (file, number) =
             (event.id_places.get(&folded).copied()).unwrap_or((player.file, player.number));
-        if !event.ids_reported.insert((folded, id)) {
+        if first == id {
+            return None;
+        }
+        // Both players of one game: two people of one name, whose IDs
+        // the event's later games may give without a finding.
+        if (file, number) == (here, game.number) {
+            event.ids_reported.insert((folded, id));
+            return None;
+        }
+        // Two ratings: two people of one name, as large opens have.
+        let two = first_elo != 0 && elo != 0 && first_elo != elo;
+        if two || !event.ids_reported.insert((folded, id)) {
             return None;
         }
         let where_ = place(&self.files, file, here, number);
@@ -601,6 +612,31 @@ mod tests {
         let mut elsewhere = entrant(4, "Kumar, Ajay", "5088888", "2105");
         elsewhere.event = "Mumbai Open";
         assert!(check(elsewhere).is_empty());
+    }
+
+    #[test]
+    fn two_players_of_one_name_in_one_game_are_not_reported() {
+        let mut identity = Identity::default();
+        let mut game = Seen::pairing(
+            ["Kumar, Ajay", "Ajay Kumar"],
+            "1",
+            "*",
+            ["5012345", "5012354", "", "", "", ""],
+        );
+        game.file = "open.pgn";
+        game.event = "Kolkata Open";
+        game.date = "2012.12.03";
+        assert!(messages(&mut identity, &game).is_empty());
+        // Either ID later says nothing; a third does.
+        for (number, id) in [(2, "5012354"), (3, "5012345")] {
+            let found = messages(&mut identity, &entrant(number, "Kumar, Ajay", id, ""));
+            assert!(found.is_empty(), "{found:?}");
+        }
+        let third = messages(&mut identity, &entrant(4, "Kumar, Ajay", "5099999", ""));
+        assert!(
+            third[0].contains("FIDE ID 5099999 here (no rating) and FIDE ID 5012345 in game 1"),
+            "{third:?}"
+        );
     }
 
     #[test]
