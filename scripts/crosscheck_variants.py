@@ -6,7 +6,10 @@ Antichess, King of the Hill, Three-check, Crazyhouse, Racing Kings,
 Horde), python-chess replays the mainline on its own board for that
 variant (`chess.variant`): the first move it cannot play, and, when the
 moves are read to their end, the outcome its board decides against the
-recorded result. These are compared with pgn-arbiter's `illegal-move` and
+recorded result; and lichess's own draws (the fifth occurrence of a
+position; 50 moves of each side without capture or pawn move, but in
+Crazyhouse), after which a move cannot be played. These are compared with
+pgn-arbiter's `illegal-move` and
 `ambiguous-move` findings that cite a variant's rules and its
 `result-contradicts-variant-end` findings, game by game.
 
@@ -82,6 +85,23 @@ def ended(board):
     return (name, outcome.result())
 
 
+def lichess_draw(board, variant):
+    """The draw lichess makes itself after a move (scalachess
+    `Variant.autoDraw`), named as pgn-arbiter's games report names the end,
+    unless the board ended the game otherwise: the fifth occurrence of a
+    position, or the halfmove clock at 100 (not in Crazyhouse). None when
+    neither."""
+    outcome = board.outcome()
+    t = chess.Termination
+    if outcome is not None and outcome.termination not in (t.FIVEFOLD_REPETITION, t.SEVENTYFIVE_MOVES):
+        return None
+    if board.is_fivefold_repetition():
+        return "fivefold"
+    if variant != "crazyhouse" and board.halfmove_clock >= 100:
+        return "variant-end"
+    return None
+
+
 def python_chess(path):
     """For each game of the file in order: None (not a lichess variant's
     game), or (variant, what python-chess expects: a set of (code, ply),
@@ -105,10 +125,23 @@ def python_chess(path):
         expected = set()
         board = game.board()
         plies = 0
+        drawn = None
         for move in game.mainline_moves():
+            if drawn:
+                break
             board.push(move)
             plies += 1
-        if game.errors:
+            drawn = lichess_draw(board, variant)
+        if drawn and plies < len(list(game.mainline_moves())):
+            # A move after lichess's own draw: the game had ended.
+            expected.add(("unplayable", plies + 1))
+            end = (plies, "illegal-move", "")
+        elif drawn:
+            recorded = game.headers.get("Result", "*")
+            end = (plies, drawn, "1/2-1/2")
+            if recorded in ("1-0", "0-1", "*"):
+                expected.add(("result-contradicts-variant-end", None))
+        elif game.errors:
             # python-chess stops the mainline at the move it cannot play.
             expected.add(("unplayable", plies + 1))
             end = (plies, "illegal-move", "")

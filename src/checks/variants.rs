@@ -9,6 +9,11 @@
 //! (`non-standard-san`), as for chess; the other plain readings of the
 //! lexer are taken as read, without a warning.
 //!
+//! lichess's own draws (scalachess `Variant.autoDraw`) end a game as the
+//! variant's ends do: material with which neither side can win, a
+//! position's fifth occurrence (`Positions`), and 50 moves of each side
+//! without capture or pawn move, but in Crazyhouse.
+//!
 //! Such a game is not judged by the rules of chess: no draw claims and no
 //! winnability. Its clocks are read as a chess game's, and the games
 //! report gives its plies, how its board ended (`variant-end` for the
@@ -70,6 +75,68 @@ fn result_text(outcome: Option<KnownOutcome>) -> &'static str {
 
 fn fen(pos: &VariantPosition) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// A draw lichess makes itself in its variants, besides a position
+/// neither side can win (scalachess `Variant.autoDraw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AutoDraw {
+    /// The same position for the fifth time (pieces, side to move,
+    /// castling and en passant rights, and a variant's pockets or checks
+    /// given).
+    Fivefold,
+    /// 50 moves of each side without capture or pawn move (halfmove clock
+    /// 100); not in Crazyhouse.
+    FiftyMoves,
+}
+
+impl AutoDraw {
+    fn describe(self) -> &'static str {
+        match self {
+            AutoDraw::Fivefold => "the same position stood for the fifth time, which lichess draws",
+            AutoDraw::FiftyMoves => {
+                "50 moves of each side were made without capture or pawn move, which lichess draws"
+            }
+        }
+    }
+}
+
+/// The positions of a variant's game so far, for lichess's automatic
+/// draws: each as its FEN less the move counters (pockets and checks
+/// given included), and how often it stood. Every position is kept: a
+/// variant's games are few, and none but Crazyhouse's can repeat a
+/// position from before a capture or pawn move.
+struct Positions {
+    variant: Variant,
+    seen: hashbrown::HashMap<String, u8>,
+}
+
+impl Positions {
+    fn new(variant: Variant, start: &VariantPosition) -> Positions {
+        let mut positions = Positions {
+            variant,
+            seen: hashbrown::HashMap::new(),
+        };
+        positions.count(start);
+        positions
+    }
+
+    /// Counts `pos`, reached by a move: the automatic draw it makes, if
+    /// it makes one.
+    fn count(&mut self, pos: &VariantPosition) -> Option<AutoDraw> {
+        let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
+        // The FEN less its halfmove clock and move number.
+        let key = fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen).to_owned();
+        let count = self.seen.entry(key).or_insert(0);
+        *count = count.saturating_add(1);
+        if *count >= 5 {
+            Some(AutoDraw::Fivefold)
+        } else if self.variant != Variant::Crazyhouse && pos.halfmoves() >= 100 {
+            Some(AutoDraw::FiftyMoves)
+        } else {
+            None
+        }
+    }
 }
 
 /// The starting position: the FEN tag's, else the variant's own.
@@ -144,8 +211,9 @@ fn resolve(san: &San, pos: &VariantPosition) -> Result<(Move, Option<String>), S
     }
 }
 
-/// Why the variant's rules ended the game in `pos`, in words.
-fn why_ended(pos: &VariantPosition, variant: Variant) -> String {
+/// Why the variant's rules ended the game in `pos`, in words: its own
+/// end, mate, no move, no material, or lichess's draw `auto`.
+fn why_ended(pos: &VariantPosition, variant: Variant, auto: Option<AutoDraw>) -> String {
     let mover = pos.turn();
     if pos.is_variant_end() {
         return match variant {
@@ -179,6 +247,8 @@ fn why_ended(pos: &VariantPosition, variant: Variant) -> String {
         } else {
             format!("{} has no legal move", side(mover))
         }
+    } else if let (false, Some(auto)) = (pos.is_insufficient_material(), auto) {
+        auto.describe().to_owned()
     } else {
         "neither side can win with the material left".to_owned()
     }
@@ -186,14 +256,19 @@ fn why_ended(pos: &VariantPosition, variant: Variant) -> String {
 
 /// The finding's kind and why, for a move that cannot be played in `pos`:
 /// the game had ended, the move fits several, or none.
-fn unplayable(pos: &VariantPosition, variant: Variant, failure: Failure) -> (Kind, String) {
+fn unplayable(
+    pos: &VariantPosition,
+    variant: Variant,
+    auto: Option<AutoDraw>,
+    failure: Failure,
+) -> (Kind, String) {
     let rules = name(variant);
     match failure {
-        Failure::Illegal if pos.is_game_over() => (
+        Failure::Illegal if pos.is_game_over() || auto.is_some() => (
             Kind::IllegalMove,
             format!(
                 "cannot be played: under {rules} rules the game had ended ({}); the game is not replayed past it.",
-                why_ended(pos, variant)
+                why_ended(pos, variant, auto)
             ),
         ),
         Failure::Ambiguous => (
@@ -234,8 +309,8 @@ pub struct Reached {
 }
 
 /// How the variant's rules end the game in `pos`, if they do, and the
-/// result they decide.
-fn board_end(pos: &VariantPosition) -> (BoardEnd, Option<KnownOutcome>) {
+/// result they decide; `auto`: a draw lichess made there.
+fn board_end(pos: &VariantPosition, auto: Option<AutoDraw>) -> (BoardEnd, Option<KnownOutcome>) {
     let end = if pos.is_variant_end() {
         BoardEnd::VariantEnd
     } else if pos.legal_moves().is_empty() {
@@ -247,7 +322,11 @@ fn board_end(pos: &VariantPosition) -> (BoardEnd, Option<KnownOutcome>) {
     } else if pos.is_insufficient_material() {
         BoardEnd::DeadPosition
     } else {
-        return (BoardEnd::Open, None);
+        return match auto {
+            Some(AutoDraw::Fivefold) => (BoardEnd::Fivefold, Some(KnownOutcome::Draw)),
+            Some(AutoDraw::FiftyMoves) => (BoardEnd::VariantEnd, Some(KnownOutcome::Draw)),
+            None => (BoardEnd::Open, None),
+        };
     };
     match pos.outcome() {
         Outcome::Known(known) => (end, Some(known)),
@@ -268,6 +347,9 @@ pub fn check(
 ) -> Option<Reached> {
     let start = start(game, variant, findings)?;
     let mut pos = start.clone();
+    let mut positions = Positions::new(variant, &start);
+    // lichess's own draw, once the game reached one.
+    let mut auto = None;
     let mut kept = Vec::new();
     let rules = Source::Lichess(variant);
     let sans = &game.lexed.sans;
@@ -283,7 +365,7 @@ pub fn check(
         };
         // An end mate and stalemate aside (no move matches then): they are
         // told apart below, when a move does not match.
-        let ended = pos.is_variant_end() || pos.is_insufficient_material();
+        let ended = pos.is_variant_end() || pos.is_insufficient_material() || auto.is_some();
         let failed = match (ended, resolve(&token.san.san, &pos)) {
             (false, Ok((m, plain))) => {
                 if let Some(plain) = plain {
@@ -311,13 +393,16 @@ pub fn check(
                 }
                 last = Some((number, token));
                 pos.play_unchecked(m);
+                auto = positions.count(&pos);
                 None
             }
-            (_, Err(SanError::AmbiguousSan)) if !pos.is_game_over() => Some(Failure::Ambiguous),
+            (_, Err(SanError::AmbiguousSan)) if !pos.is_game_over() && auto.is_none() => {
+                Some(Failure::Ambiguous)
+            }
             _ => Some(Failure::Illegal),
         };
         if let Some(failure) = failed {
-            let (kind, message) = unplayable(&pos, variant, failure);
+            let (kind, message) = unplayable(&pos, variant, auto, failure);
             let mv = mv();
             findings.push(
                 Finding::new(kind, token.line, format!("'{}' {message}", mv.san))
@@ -344,8 +429,8 @@ pub fn check(
     let (end, expected) = if unreadable {
         (BoardEnd::IllegalMove, None)
     } else {
-        judge_result(game, variant, &pos, last, recorded, findings);
-        board_end(&pos)
+        judge_result(game, variant, (&pos, auto), last, recorded, findings);
+        board_end(&pos, auto)
     };
     Some(Reached {
         start,
@@ -364,12 +449,17 @@ pub fn check(
 fn judge_result(
     game: &RawGame<'_>,
     variant: Variant,
-    pos: &VariantPosition,
+    (pos, auto): (&VariantPosition, Option<AutoDraw>),
     last: Option<((Color, u32), &SanToken)>,
     recorded: Option<Option<KnownOutcome>>,
     findings: &mut Vec<Finding>,
 ) {
-    let (Outcome::Known(decided), Some(recorded)) = (pos.outcome(), recorded) else {
+    let decided = match (pos.outcome(), auto) {
+        (Outcome::Known(decided), _) => decided,
+        (Outcome::Unknown, Some(_)) => KnownOutcome::Draw,
+        (Outcome::Unknown, None) => return,
+    };
+    let Some(recorded) = recorded else {
         return;
     };
     if recorded == Some(decided) {
@@ -391,7 +481,7 @@ fn judge_result(
             format!(
                 "Under {} rules the game ended{after}: {}. So the result must be {}, but it is recorded as {}.",
                 name(variant),
-                why_ended(pos, variant),
+                why_ended(pos, variant, auto),
                 result_text(Some(decided)),
                 result_text(recorded),
             ),
@@ -399,4 +489,49 @@ fn judge_result(
         .citing(Source::Lichess(variant))
         .with_fen(fen(pos)),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The draws lichess makes after each of `sans` from `fen` (or the
+    /// variant's start).
+    fn draws(variant: Variant, fen: Option<&str>, sans: &str) -> Vec<Option<AutoDraw>> {
+        let mut pos = match fen {
+            Some(fen) => {
+                let setup = fen.parse::<Fen>().unwrap().into_setup();
+                VariantPosition::from_setup(variant, setup, CastlingMode::Standard).unwrap()
+            }
+            None => VariantPosition::new(variant),
+        };
+        let mut positions = Positions::new(variant, &pos);
+        sans.split_whitespace()
+            .map(|san| {
+                let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+                pos.play_unchecked(m);
+                positions.count(&pos)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_fifth_occurrence_of_a_position_is_a_draw() {
+        let shuffle = "Nf3 Nf6 Ng1 Ng8 ".repeat(4);
+        let found = draws(Variant::KingOfTheHill, None, &shuffle);
+        // The start stands for the fifth time after the 16th ply only,
+        // its halfmove clock and move number left out of the comparison.
+        assert_eq!(found.iter().position(Option::is_some), Some(15));
+        assert_eq!(found[15], Some(AutoDraw::Fivefold));
+    }
+
+    #[test]
+    fn fifty_moves_draw_but_in_crazyhouse() {
+        let fen = "4k3/8/8/8/8/8/8/R3K3 w - - 98 80";
+        let found = draws(Variant::Atomic, Some(fen), "Ra2 Kd7");
+        assert_eq!(found, [None, Some(AutoDraw::FiftyMoves)]);
+        let fen = "4k3/8/8/8/8/8/8/R3K3[] w - - 98 80";
+        let found = draws(Variant::Crazyhouse, Some(fen), "Ra2 Kd7 Ra3");
+        assert!(found.iter().all(Option::is_none), "{found:?}");
+    }
 }
