@@ -24,6 +24,7 @@ use shakmaty::{
     fen::Fen,
     san::{San, SanError, SanPlus},
     variant::{Variant, VariantPosition},
+    zobrist::Zobrist64,
 };
 
 use super::verdict::BoardEnd;
@@ -102,40 +103,63 @@ impl AutoDraw {
 }
 
 /// The positions of a variant's game so far, for lichess's automatic
-/// draws: each as its FEN less the move counters (pockets and checks
-/// given included), and how often it stood. Every position is kept: a
-/// variant's games are few, and none but Crazyhouse's can repeat a
-/// position from before a capture or pawn move.
+/// draws. A Zobrist hash of each (pockets, promoted pieces and checks given
+/// included) counts its occurrences; a count of five is confirmed by
+/// replaying the game's moves and comparing the positions in full, so a
+/// hash collision never ends a game. Counted over the whole game: none but
+/// Crazyhouse's positions can recur after a capture or pawn move.
 struct Positions {
     variant: Variant,
-    seen: hashbrown::HashMap<String, u8>,
+    start: VariantPosition,
+    moves: Vec<Move>,
+    seen: hashbrown::HashMap<u64, u8>,
+}
+
+/// A position in full, as lichess compares them: its FEN less the
+/// halfmove clock and move number.
+fn key(pos: &VariantPosition) -> String {
+    let fen = fen(pos);
+    fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen).to_owned()
 }
 
 impl Positions {
     fn new(variant: Variant, start: &VariantPosition) -> Positions {
-        let mut positions = Positions {
+        let mut seen = hashbrown::HashMap::new();
+        seen.insert(start.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0, 1);
+        Positions {
             variant,
-            seen: hashbrown::HashMap::new(),
-        };
-        positions.count(start);
-        positions
+            start: start.clone(),
+            moves: Vec::new(),
+            seen,
+        }
     }
 
-    /// Counts `pos`, reached by a move: the automatic draw it makes, if
-    /// it makes one.
-    fn count(&mut self, pos: &VariantPosition) -> Option<AutoDraw> {
-        let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
-        // The FEN less its halfmove clock and move number.
-        let key = fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen).to_owned();
-        let count = self.seen.entry(key).or_insert(0);
+    /// Counts `pos`, reached by `m`: the automatic draw it makes, if it
+    /// makes one.
+    fn count(&mut self, m: Move, pos: &VariantPosition) -> Option<AutoDraw> {
+        self.moves.push(m);
+        let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let count = self.seen.entry(hash).or_insert(0);
         *count = count.saturating_add(1);
-        if *count >= 5 {
+        if *count >= 5 && self.occurrences(pos) >= 5 {
             Some(AutoDraw::Fivefold)
         } else if self.variant != Variant::Crazyhouse && pos.halfmoves() >= 100 {
             Some(AutoDraw::FiftyMoves)
         } else {
             None
         }
+    }
+
+    /// How often `pos` stood, compared in full.
+    fn occurrences(&self, pos: &VariantPosition) -> usize {
+        let wanted = key(pos);
+        let mut at = self.start.clone();
+        let mut n = usize::from(key(&at) == wanted);
+        for &m in &self.moves {
+            at.play_unchecked(m);
+            n += usize::from(key(&at) == wanted);
+        }
+        n
     }
 }
 
@@ -393,7 +417,7 @@ pub fn check(
                 }
                 last = Some((number, token));
                 pos.play_unchecked(m);
-                auto = positions.count(&pos);
+                auto = positions.count(m, &pos);
                 None
             }
             (_, Err(SanError::AmbiguousSan)) if !pos.is_game_over() && auto.is_none() => {
@@ -510,7 +534,7 @@ mod tests {
             .map(|san| {
                 let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
                 pos.play_unchecked(m);
-                positions.count(&pos)
+                positions.count(m, &pos)
             })
             .collect()
     }
