@@ -290,7 +290,7 @@ pub fn check_tokens(game: &RawGame<'_>, replayed: Option<&Replay>, findings: &mu
         findings.push(Finding::new(
             Kind::UnterminatedComment,
             line,
-            "A comment opened with '{' is never closed: the rest of the game, up to the next game or the end of the input, was read as this comment."
+            "A comment opened with '{' is never closed; the rest of the input was read as this comment."
                 .to_owned(),
         ));
     }

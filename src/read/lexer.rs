@@ -14,11 +14,8 @@
 //!
 //! Mainline moves are read with shakmaty's own SAN parser, as pgn-reader does.
 //!
-//! Three boundary rules differ from pgn-reader's, because real archives need
-//! them: a comment left open ends where a game starts as a shard's reader
-//! finds game starts (`game_start_in`), so that an unclosed `{` does not
-//! swallow the games after it and a shard cut there reads what one run
-//! reads; a blank line inside movetext ends the game only after its
+//! Two boundary rules differ from pgn-reader's, because real archives need
+//! them: a blank line inside movetext ends the game only after its
 //! termination marker (PGN import format; ChessBase writes one after a
 //! game's opening comment), and a tag section that repeats a tag name after a
 //! blank line is the next game's (header-only games, as in broadcast
@@ -463,31 +460,6 @@ pub fn last_game_start(chunk: &[u8]) -> Cut {
         }
     }
     last_clean.unwrap_or(last)
-}
-
-/// Where a game starts inside the comment `body` that opens at `open` in
-/// `bytes` (its `{`), as a shard's reader finds game starts
-/// ([`Starts`](crate::read::shard::Starts)): a `[` beginning a line after
-/// a blank line whose last non-blank line ends with a termination marker.
-/// pgn-reader reads a comment to its `}` whatever lies between; a comment
-/// left open then swallows the games after it up to the next `}`, and a
-/// shard that begins at one of them could not know. Only a comment over
-/// lines with a `[` at a line's start is scanned.
-fn game_start_in(bytes: &[u8], open: usize, body: &[u8]) -> Option<usize> {
-    memchr::memchr(b'\n', body)?;
-    memchr::memmem::find(body, b"\n[")?;
-    let line_start = bytes
-        .get(..open)
-        .and_then(|before| memchr::memrchr(b'\n', before))
-        .map_or(0, |n| n + 1);
-    let end = open + 1 + body.len();
-    let mut starts = crate::read::shard::Starts::default();
-    for (at, &b) in bytes.get(line_start..end)?.iter().enumerate() {
-        if starts.feed(b) && line_start + at > open {
-            return Some(line_start + at);
-        }
-    }
-    None
 }
 
 /// A guess at where the last game in `chunk` starts, cheaper than
@@ -1008,19 +980,6 @@ impl Lexed {
             match b {
                 b'{' => {
                     cur.skip(1);
-                    let rest = cur.rest();
-                    let close = memchr::memchr(b'}', rest);
-                    let body = &rest[..close.unwrap_or(rest.len())];
-                    if let Some(next) = game_start_in(cur.bytes, start, body) {
-                        // A game starts inside: the comment is left open
-                        // there, where a shard's reader ends a game too.
-                        self.unterminated_comment = Some(line);
-                        self.unterminated_comment_at = start;
-                        let n = next - cur.pos;
-                        cur.line += line_breaks(&cur.rest()[..n]);
-                        cur.pos = next;
-                        return;
-                    }
                     if cur.skip_until_after(b'}') {
                         self.comment(cur.bytes, line, start + 1, cur.pos - 1);
                     } else {
