@@ -75,7 +75,13 @@ class Driver(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        fixtures = sorted(glob.glob(os.path.join(ROOT, "fixtures", "**", "*.pgn"), recursive=True))
+        # Every fixture but the comment left open, which reads on through
+        # the games after it to the next '}': a shard that begins among
+        # those games reads them, one run does not (docs/scale.md).
+        fixtures = sorted(
+            f for f in glob.glob(os.path.join(ROOT, "fixtures", "**", "*.pgn"), recursive=True)
+            if not f.endswith("unterminated-comment.pgn")
+        )
         data = b"".join(read(f) + b"\n\n" for f in fixtures)
         cls.plain = os.path.join(cls.tmp.name, "archive.pgn")
         cls.zst = os.path.join(cls.tmp.name, "archive.pgn.zst")
