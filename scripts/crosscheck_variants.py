@@ -8,10 +8,12 @@ variant (`chess.variant`): the first move it cannot play, and, when the
 moves are read to their end, the outcome its board decides against the
 recorded result; and lichess's own draws (the fifth occurrence of a
 position; 50 moves of each side without capture or pawn move, but in
-Crazyhouse), after which a move cannot be played. These are compared with
-pgn-arbiter's `illegal-move` and
-`ambiguous-move` findings that cite a variant's rules and its
-`result-contradicts-variant-end` findings, game by game.
+Crazyhouse), after which a move cannot be played; and the first position
+that stands for the third time while the game is on, when a move was
+played after it (lichess draws the game then on a claim). These are
+compared with pgn-arbiter's `illegal-move` and `ambiguous-move` findings
+that cite a variant's rules, its `unclaimed-threefold` findings (by ply)
+and its `result-contradicts-variant-end` findings, game by game.
 
 Games are matched by their number in each file; a file where the two
 readers count a different number of games is said, not compared.
@@ -102,6 +104,14 @@ def lichess_draw(board, variant):
     return None
 
 
+def over(board):
+    """Whether the board ended the game by the variant's rules (lichess's
+    own draws aside: python-chess's fivefold and 75-move ends)."""
+    outcome = board.outcome()
+    t = chess.Termination
+    return outcome is not None and outcome.termination not in (t.FIVEFOLD_REPETITION, t.SEVENTYFIVE_MOVES)
+
+
 def python_chess(path):
     """For each game of the file in order: None (not a lichess variant's
     game), or (variant, what python-chess expects: a set of (code, ply),
@@ -126,12 +136,19 @@ def python_chess(path):
         board = game.board()
         plies = 0
         drawn = None
+        third = None
         for move in game.mainline_moves():
             if drawn:
                 break
             board.push(move)
             plies += 1
             drawn = lichess_draw(board, variant)
+            if third is None and not drawn and not over(board) and board.is_repetition(3):
+                third = plies
+        if third is not None and plies > third:
+            # Played on from a position's third occurrence, which lichess
+            # draws on a claim.
+            expected.add(("unclaimed-threefold", third))
         if drawn and plies < len(list(game.mainline_moves())):
             # A move after lichess's own draw: the game had ended.
             expected.add(("unplayable", plies + 1))
@@ -188,7 +205,7 @@ def main():
         ply = int(row["ply"]) if row["ply"] else None
         if code in ("illegal-move", "ambiguous-move"):
             code = "unplayable"
-        else:
+        elif code != "unclaimed-threefold":
             ply = None
         found.setdefault((row["file"], int(row["game"])), set()).add((code, ply))
     disagreements = []

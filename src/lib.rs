@@ -96,7 +96,8 @@
 //!   TimeControl and the result)
 //! - `src/checks/variants.rs`: `result-contradicts-variant-end` (lichess's
 //!   variants replayed by their own rules; their illegal and ambiguous
-//!   moves are reported under the codes above, citing those rules)
+//!   moves and a threefold repetition played on from are reported under
+//!   the codes above, citing those rules)
 //!
 //! The whole path of a run, for one input in memory ([`audit_bytes`]): the
 //! games are cut, replayed and judged, and both reports written.

@@ -345,7 +345,13 @@ fn judge(pos: &Chess, edition: Edition) -> Option<Decided> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{board::winnable::Search, finding::Kind, read::lexer::Lexed, read::tags::Tags};
+    use crate::{
+        board::{rules::Source, winnable::Search},
+        finding::Kind,
+        read::lexer::Lexed,
+        read::tags::Tags,
+    };
+    use shakmaty::variant::Variant;
 
     /// The kinds of finding a one-game PGN gets.
     fn kinds(pgn: &[u8], edition: Edition) -> Vec<Kind> {
@@ -753,6 +759,49 @@ mod tests {
                 Kind::PlayedPastFlag,
             ),
         ]
+    }
+
+    /// lichess grants a threefold claim in its variants after the fact
+    /// only: a game that goes on from a position's third occurrence is
+    /// reported there, citing the variant; one that ends there is not.
+    #[test]
+    fn a_variant_game_played_on_from_a_threefold_is_reported_there() {
+        let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8";
+        let claims = |pgn: String| -> Vec<Finding> {
+            audited(pgn.as_bytes(), Edition::Fide2023)
+                .into_iter()
+                .filter(|f| f.kind == Kind::UnclaimedThreefold)
+                .collect()
+        };
+        let on = claims(format!(
+            "[Variant \"King of the Hill\"]\n[Result \"*\"]\n\n{shuffle} 5. e4 Nc6 *"
+        ));
+        assert_eq!(on.len(), 1, "{on:?}");
+        let mv = on[0].mv.as_ref().unwrap();
+        assert_eq!(
+            (mv.ply, mv.number.as_str(), mv.san.as_str()),
+            (8, "4...", "Ng8")
+        );
+        assert_eq!(on[0].rule, Source::Lichess(Variant::KingOfTheHill));
+        assert!(
+            on[0].message.contains("(before at the start and ply 4)")
+                && on[0].message.contains("went on for 2 more plies"),
+            "{}",
+            on[0].message
+        );
+        let ended =
+            format!("[Variant \"King of the Hill\"]\n[Result \"1/2-1/2\"]\n\n{shuffle} 1/2-1/2");
+        assert_eq!(claims(ended), []);
+        // Moves after it up to one the variant does not allow: played on
+        // if one of them was played, as in chess.
+        let stopped = |moves: &str| {
+            claims(format!(
+                "[Variant \"Atomic\"]\n[Result \"*\"]\n\n{shuffle} {moves} *"
+            ))
+            .len()
+        };
+        assert_eq!(stopped("5. Ke2"), 0);
+        assert_eq!(stopped("5. e4 Ke7"), 1);
     }
 
     /// Every kind, from the smallest game that shows it.

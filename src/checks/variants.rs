@@ -14,8 +14,14 @@
 //! position's fifth occurrence (`Positions`), and 50 moves of each side
 //! without capture or pawn move, but in Crazyhouse.
 //!
-//! Such a game is not judged by the rules of chess: no draw claims and no
-//! winnability. Its clocks are read as a chess game's, and the games
+//! lichess also draws a game when a player claims it while a position
+//! stands for the third time (lila's draw claim, scalachess
+//! `threefoldRepetition`): the first such position the game went on from
+//! is `unclaimed-threefold`, as in chess, but only after the fact (lichess
+//! takes no claim by a move written down first).
+//!
+//! Such a game is not judged by the rules of chess: no other draw claims
+//! and no winnability. Its clocks are read as a chess game's, and the games
 //! report gives its plies, how its board ended (`variant-end` for the
 //! variant's own ends) and the result that end decides.
 
@@ -27,7 +33,7 @@ use shakmaty::{
     zobrist::Zobrist64,
 };
 
-use super::verdict::BoardEnd;
+use super::{draws, verdict::BoardEnd};
 use crate::{
     board::{
         replay::{self, Correction, Failure, Stopped},
@@ -103,16 +109,28 @@ impl AutoDraw {
 }
 
 /// The positions of a variant's game so far, for lichess's automatic
-/// draws. A Zobrist hash of each (pockets, promoted pieces and checks given
-/// included) counts its occurrences; a count of five is confirmed by
-/// replaying the game's moves and comparing the positions in full, so a
-/// hash collision never ends a game. Counted over the whole game: none but
-/// Crazyhouse's positions can recur after a capture or pawn move.
+/// draws and its threefold claim. A Zobrist hash of each (pockets,
+/// promoted pieces and checks given included) counts its occurrences; a
+/// count of three or five is confirmed by replaying the game's moves and
+/// comparing the positions in full, so a hash collision never ends a game
+/// or makes a claim. Counted over the whole game: none but Crazyhouse's
+/// positions can recur after a capture or pawn move.
 struct Positions {
     variant: Variant,
     start: VariantPosition,
     moves: Vec<Move>,
     seen: hashbrown::HashMap<u64, u8>,
+    /// Whether a position has stood three times yet.
+    third: bool,
+}
+
+/// What counting a position found.
+struct Counted {
+    /// The draw lichess made there, if it made one.
+    auto: Option<AutoDraw>,
+    /// The plies a position stood at, the first time one stands for the
+    /// third time (this ply last).
+    third: Option<Vec<usize>>,
 }
 
 /// A position in full, as lichess compares them: its FEN less the
@@ -131,36 +149,117 @@ impl Positions {
             start: start.clone(),
             moves: Vec::new(),
             seen,
+            third: false,
         }
     }
 
-    /// Counts `pos`, reached by `m`: the automatic draw it makes, if it
-    /// makes one.
-    fn count(&mut self, m: Move, pos: &VariantPosition) -> Option<AutoDraw> {
+    /// Counts `pos`, reached by `m`.
+    fn count(&mut self, m: Move, pos: &VariantPosition) -> Counted {
         self.moves.push(m);
         let hash = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         let count = self.seen.entry(hash).or_insert(0);
         *count = count.saturating_add(1);
-        if *count >= 5 && self.occurrences(pos) >= 5 {
+        let times = *count;
+        let mut third = None;
+        if times >= 3 && !self.third {
+            let at = self.occurrences(pos);
+            if at.len() >= 3 {
+                self.third = true;
+                third = Some(at);
+            }
+        }
+        let auto = if times >= 5 && self.occurrences(pos).len() >= 5 {
             Some(AutoDraw::Fivefold)
         } else if self.variant != Variant::Crazyhouse && pos.halfmoves() >= 100 {
             Some(AutoDraw::FiftyMoves)
         } else {
             None
+        };
+        Counted { auto, third }
+    }
+
+    /// The plies at which `pos` stood (0: the start), compared in full.
+    fn occurrences(&self, pos: &VariantPosition) -> Vec<usize> {
+        let wanted = key(pos);
+        let mut at = self.start.clone();
+        let mut plies = Vec::new();
+        if key(&at) == wanted {
+            plies.push(0);
+        }
+        for (ply, &m) in self.moves.iter().enumerate() {
+            at.play_unchecked(m);
+            if key(&at) == wanted {
+                plies.push(ply + 1);
+            }
+        }
+        plies
+    }
+}
+
+/// The first position that stood for the third time while the game was
+/// on: lichess draws the game then on either player's claim.
+struct Claimable {
+    /// Its ply.
+    index: usize,
+    /// The plies it stood at before.
+    earlier: Vec<usize>,
+    /// The move that led to it, and its line.
+    mv: MoveRef,
+    line: u64,
+    fen: String,
+}
+
+impl Claimable {
+    /// The position `pos`, reached by `mv` on `line`, stood at the plies
+    /// `at` (its own last).
+    fn new(mut at: Vec<usize>, mv: MoveRef, line: u64, pos: &VariantPosition) -> Claimable {
+        let index = at.pop().unwrap_or_default();
+        Claimable {
+            index,
+            earlier: at,
+            mv,
+            line,
+            fen: fen(pos),
         }
     }
 
-    /// How often `pos` stood, compared in full.
-    fn occurrences(&self, pos: &VariantPosition) -> usize {
-        let wanted = key(pos);
-        let mut at = self.start.clone();
-        let mut n = usize::from(key(&at) == wanted);
-        for &m in &self.moves {
-            at.play_unchecked(m);
-            n += usize::from(key(&at) == wanted);
-        }
-        n
+    /// `unclaimed-threefold`, when the record goes on past it to `last`
+    /// (the plies played).
+    fn unclaimed(self, variant: Variant, last: usize) -> Option<Finding> {
+        let more = last.checked_sub(self.index).filter(|&n| n > 0)?;
+        Some(
+            Finding::new(
+                Kind::UnclaimedThreefold,
+                self.line,
+                format!(
+                    "Either player could have claimed a draw by threefold repetition, which lichess grants in {}: the position after {}{} stood for the third time (before at {}); the game went on for {}.",
+                    name(variant),
+                    self.mv.number,
+                    self.mv.san,
+                    draws::plies(&self.earlier),
+                    draws::plural(more, "more ply", "more plies"),
+                ),
+            )
+            .citing(Source::Lichess(variant))
+            .at_move(self.mv)
+            .with_fen(self.fen),
+        )
     }
+}
+
+/// `non-standard-san` for `mv`, written with a capture mark though it
+/// captures nothing in `pos`, read as `plain`.
+fn capture_mark(mv: MoveRef, line: u64, plain: &str, pos: &VariantPosition) -> Finding {
+    let message = format!(
+        "'{}' is read as {plain}: PGN writes 'x' only for a capture.",
+        mv.san
+    );
+    moved(Finding::new(Kind::NonStandardSan, line, message), mv, pos)
+}
+
+/// `finding` about `mv`, played in `pos`.
+fn moved(finding: Finding, mv: MoveRef, pos: &VariantPosition) -> Finding {
+    finding.at_move(mv).with_fen(fen(pos))
 }
 
 /// The starting position: the FEN tag's, else the variant's own.
@@ -374,6 +473,7 @@ pub fn check(
     let mut positions = Positions::new(variant, &start);
     // lichess's own draw, once the game reached one.
     let mut auto = None;
+    let mut claimable = None;
     let mut kept = Vec::new();
     let rules = Source::Lichess(variant);
     let sans = &game.lexed.sans;
@@ -393,31 +493,24 @@ pub fn check(
         let failed = match (ended, resolve(&token.san.san, &pos)) {
             (false, Ok((m, plain))) => {
                 if let Some(plain) = plain {
-                    let mv = mv();
-                    findings.push(
-                        Finding::new(
-                            Kind::NonStandardSan,
-                            token.line,
-                            format!(
-                                "'{}' is read as {plain}: PGN writes 'x' only for a capture.",
-                                mv.san
-                            ),
-                        )
-                        .at_move(mv)
-                        .with_fen(fen(&pos)),
-                    );
-                    if corrections {
-                        kept.push(Correction {
-                            index,
-                            form: true,
-                            suffix: false,
-                            standard: SanPlus::from_move(pos.clone(), m),
-                        });
-                    }
+                    findings.push(capture_mark(mv(), token.line, &plain, &pos));
+                    kept.extend(corrections.then(|| Correction {
+                        index,
+                        form: true,
+                        suffix: false,
+                        standard: SanPlus::from_move(pos.clone(), m),
+                    }));
                 }
                 last = Some((number, token));
                 pos.play_unchecked(m);
-                auto = positions.count(m, &pos);
+                let counted = positions.count(m, &pos);
+                auto = counted.auto;
+                if let Some(at) = counted.third
+                    && auto.is_none()
+                    && !pos.is_game_over()
+                {
+                    claimable = Some(Claimable::new(at, mv(), token.line, &pos));
+                }
                 None
             }
             (_, Err(SanError::AmbiguousSan)) if !pos.is_game_over() && auto.is_none() => {
@@ -426,14 +519,15 @@ pub fn check(
             _ => Some(Failure::Illegal),
         };
         if let Some(failure) = failed {
+            findings.extend(claimable.and_then(|c| c.unclaimed(variant, index)));
             let (kind, message) = unplayable(&pos, variant, auto, failure);
             let mv = mv();
-            findings.push(
-                Finding::new(kind, token.line, format!("'{}' {message}", mv.san))
-                    .citing(rules)
-                    .at_move(mv)
-                    .with_fen(fen(&pos)),
-            );
+            let message = format!("'{}' {message}", mv.san);
+            findings.push(moved(
+                Finding::new(kind, token.line, message).citing(rules),
+                mv,
+                &pos,
+            ));
             return Some(Reached {
                 start,
                 plies: index,
@@ -445,6 +539,7 @@ pub fn check(
             });
         }
     }
+    findings.extend(claimable.and_then(|c| c.unclaimed(variant, sans.len())));
     // The board ends the game where the record is read to its end.
     let unreadable = game
         .lexed
@@ -534,7 +629,7 @@ mod tests {
             .map(|san| {
                 let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
                 pos.play_unchecked(m);
-                positions.count(m, &pos)
+                positions.count(m, &pos).auto
             })
             .collect()
     }

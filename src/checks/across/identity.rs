@@ -569,7 +569,12 @@ mod tests {
     /// White in game `number` of an event at Kolkata in 2012, with a FIDE
     /// ID and a rating.
     fn entrant<'a>(number: u64, white: &'a str, id: &'a str, elo: &'a str) -> Seen<'a> {
-        let mut game = Seen::pairing([white, "?"], "1", "*", [id, "", elo, "", "", ""]);
+        let game = Seen::pairing([white, "?"], "1", "*", [id, "", elo, "", "", ""]);
+        in_kolkata(number, game)
+    }
+
+    /// `game` as game `number` of the Kolkata Open's file.
+    fn in_kolkata(number: u64, mut game: Seen<'_>) -> Seen<'_> {
         game.file = "open.pgn";
         game.number = number;
         game.event = "Kolkata Open";
@@ -617,15 +622,15 @@ mod tests {
     #[test]
     fn two_players_of_one_name_in_one_game_are_not_reported() {
         let mut identity = Identity::default();
-        let mut game = Seen::pairing(
-            ["Kumar, Ajay", "Ajay Kumar"],
-            "1",
-            "*",
-            ["5012345", "5012354", "", "", "", ""],
+        let game = in_kolkata(
+            1,
+            Seen::pairing(
+                ["Kumar, Ajay", "Ajay Kumar"],
+                "1",
+                "*",
+                ["5012345", "5012354", "", "", "", ""],
+            ),
         );
-        game.file = "open.pgn";
-        game.event = "Kolkata Open";
-        game.date = "2012.12.03";
         assert!(messages(&mut identity, &game).is_empty());
         // Either ID later says nothing; a third does.
         for (number, id) in [(2, "5012354"), (3, "5012345")] {

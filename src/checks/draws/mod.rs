@@ -17,7 +17,7 @@ use crate::{
 };
 
 /// "1 ply", "3 plies".
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {
@@ -26,7 +26,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// "ply 12 and ply 16", "the start and ply 4".
-fn plies(indices: &[usize]) -> String {
+pub(crate) fn plies(indices: &[usize]) -> String {
     let names: Vec<String> = indices
         .iter()
         .map(|&i| {
