@@ -7,7 +7,8 @@
 //! that begins with `[` after a blank line whose last non-blank line before
 //! it ends with a game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`):
 //! shards then split an archive into the same games as one run, and the
-//! shards' reports, joined in order, are the reports of one run.
+//! shards' reports, joined in order, are the reports of one run, except
+//! where a comment holds text that looks like a game start (docs/scale.md).
 
 use std::{
     fs::File,
