@@ -87,29 +87,27 @@ def ended(board):
     return (name, outcome.result())
 
 
-def lichess_draw(board, variant):
-    """The draw lichess makes itself after a move (scalachess
-    `Variant.autoDraw`), named as pgn-arbiter's games report names the end,
-    unless the board ended the game otherwise: the fifth occurrence of a
-    position, or the halfmove clock at 100 (not in Crazyhouse). None when
-    neither."""
-    outcome = board.outcome()
-    t = chess.Termination
-    if outcome is not None and outcome.termination not in (t.FIVEFOLD_REPETITION, t.SEVENTYFIVE_MOVES):
-        return None
-    if board.is_fivefold_repetition():
-        return "fivefold"
-    if variant != "crazyhouse" and board.halfmove_clock >= 100:
-        return "variant-end"
-    return None
-
-
 def over(board):
     """Whether the board ended the game by the variant's rules (lichess's
     own draws aside: python-chess's fivefold and 75-move ends)."""
     outcome = board.outcome()
     t = chess.Termination
     return outcome is not None and outcome.termination not in (t.FIVEFOLD_REPETITION, t.SEVENTYFIVE_MOVES)
+
+
+def lichess_draw(board, variant):
+    """The draw lichess makes itself after a move (scalachess
+    `Variant.autoDraw`), named as pgn-arbiter's games report names the end,
+    unless the board ended the game otherwise: the fifth occurrence of a
+    position, or the halfmove clock at 100 (not in Crazyhouse). None when
+    neither."""
+    if over(board):
+        return None
+    if board.is_fivefold_repetition():
+        return "fivefold"
+    if variant != "crazyhouse" and board.halfmove_clock >= 100:
+        return "variant-end"
+    return None
 
 
 def python_chess(path):
@@ -143,7 +141,7 @@ def python_chess(path):
             board.push(move)
             plies += 1
             drawn = lichess_draw(board, variant)
-            if third is None and not drawn and not over(board) and board.is_repetition(3):
+            if third is None and not drawn and board.is_repetition(3) and not over(board):
                 third = plies
         if third is not None and plies > third:
             # Played on from a position's third occurrence, which lichess
