@@ -237,7 +237,7 @@ pub fn wrong_suffix(written: Option<Suffix>, after: &Chess, last: bool) -> Optio
 /// Check or mate as the board shows it after a move; mate is only looked for
 /// after the last move.
 pub fn board_suffix(pos: &Chess, last: bool) -> Option<Suffix> {
-    if !pos.is_check() {
+    if !crate::board::san::is_check(pos) {
         None
     } else if last && !crate::board::san::has_legal_move(pos) {
         Some(Suffix::Checkmate)
