@@ -1470,76 +1470,85 @@ fn split_tag(rest: &[u8]) -> Option<SplitTag> {
 /// answer.
 #[inline]
 fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanError> {
-    // The first six bytes, zero past the end: no bounds to check below.
-    let b: [u8; 6] = match rest.first_chunk() {
-        Some(six) => *six,
+    // The first eight bytes as one word, zero past the end: no bounds to
+    // check below, and a byte at a computed place is a shift, not a load.
+    let word = match rest.first_chunk::<8>() {
+        Some(eight) => u64::from_le_bytes(*eight),
         None => padded(rest),
     };
-    let file = |c: u8| {
-        let i = c.wrapping_sub(b'a');
-        (i < 8).then(|| shakmaty::File::new(u32::from(i)))
-    };
-    let rank = |c: u8| {
-        let i = c.wrapping_sub(b'1');
-        (i < 8).then(|| shakmaty::Rank::new(u32::from(i)))
-    };
-    let role = match b[0] {
-        b'N' => Some(shakmaty::Role::Knight),
-        b'B' => Some(shakmaty::Role::Bishop),
-        b'R' => Some(shakmaty::Role::Rook),
-        b'Q' => Some(shakmaty::Role::Queen),
-        b'K' => Some(shakmaty::Role::King),
-        _ => None,
-    };
-    // The piece, the file a pawn takes from, and where the square starts.
-    let (role, from_file, at) = match (role, b[1]) {
-        (Some(role), b'x') => (role, None, 2),
-        (Some(role), _) => (role, None, 1),
-        (None, b'x') => match file(b[0]) {
-            Some(f) => (shakmaty::Role::Pawn, Some(f), 2),
-            None => return SanPlus::from_ascii_prefix(rest),
-        },
-        (None, _) => (shakmaty::Role::Pawn, None, 0),
-    };
-    let capture = at == 2;
-    let (Some(to_file), Some(to_rank)) = (file(b[at]), rank(b[at + 1])) else {
+    let byte = |i: usize| (word >> (8 * i)) as u8;
+    // The piece by a table, and the rest by comparisons the compiler turns
+    // into selects: which piece a move is and whether it takes are as good
+    // as random, and each branch on them would often be guessed wrong.
+    let piece = PIECE[usize::from(byte(0))];
+    let takes = byte(1) == b'x';
+    let from_file = byte(0).wrapping_sub(b'a');
+    // `x` after neither a piece nor a file: shakmaty's reading.
+    if piece.is_none() && takes && from_file >= 8 {
         return SanPlus::from_ascii_prefix(rest);
+    }
+    // Where the square starts: after the piece, the file a pawn takes
+    // from, and the `x`.
+    let at = if takes {
+        2
+    } else {
+        usize::from(piece.is_some())
     };
-    let mut n = at + 2;
-    match b[n] {
+    let (to_file, to_rank) = (byte(at).wrapping_sub(b'a'), byte(at + 1).wrapping_sub(b'1'));
+    let next = byte(at + 2);
+    if to_file >= 8
+        || to_rank >= 8
         // What shakmaty would read on: a promotion, or a capture or second
         // square after a first one (`e2xd3`, `Ng1f3`).
-        b'=' => return SanPlus::from_ascii_prefix(rest),
-        b'x' | b'a'..=b'h' if !capture => return SanPlus::from_ascii_prefix(rest),
-        _ => {}
+        || next == b'='
+        || (!takes && (next == b'x' || next.wrapping_sub(b'a') < 8))
+    {
+        return SanPlus::from_ascii_prefix(rest);
     }
-    let suffix = match b[n] {
+    let suffix = match next {
         b'+' => Some(Suffix::Check),
         b'#' => Some(Suffix::Checkmate),
         _ => None,
     };
-    n += usize::from(suffix.is_some());
     let san = San::Normal {
-        role,
-        file: from_file,
+        role: piece.unwrap_or(shakmaty::Role::Pawn),
+        file: (piece.is_none() && takes).then(|| shakmaty::File::new(u32::from(from_file))),
         rank: None,
-        capture,
-        to: shakmaty::Square::from_coords(to_file, to_rank),
+        capture: takes,
+        to: shakmaty::Square::from_coords(
+            shakmaty::File::new(u32::from(to_file)),
+            shakmaty::Rank::new(u32::from(to_rank)),
+        ),
         promotion: None,
     };
-    Ok((SanPlus { san, suffix }, n))
+    Ok((
+        SanPlus { san, suffix },
+        at + 2 + usize::from(suffix.is_some()),
+    ))
 }
 
-/// The bytes of a slice shorter than six, then zeros. Out of line: joined
-/// with the copy of six bytes, it would make that one a call as well.
+/// The piece a SAN's first byte names, if it names one.
+static PIECE: [Option<shakmaty::Role>; 256] = {
+    let mut table = [None; 256];
+    table[b'N' as usize] = Some(shakmaty::Role::Knight);
+    table[b'B' as usize] = Some(shakmaty::Role::Bishop);
+    table[b'R' as usize] = Some(shakmaty::Role::Rook);
+    table[b'Q' as usize] = Some(shakmaty::Role::Queen);
+    table[b'K' as usize] = Some(shakmaty::Role::King);
+    table
+};
+
+/// The bytes of a slice shorter than eight as a little-endian word, zero
+/// past its end. Out of line: joined with the read of eight bytes, it
+/// would make that one a call as well.
 #[cold]
 #[inline(never)]
-fn padded(rest: &[u8]) -> [u8; 6] {
-    let mut b = [0u8; 6];
+fn padded(rest: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
     for (to, &from) in b.iter_mut().zip(rest) {
         *to = from;
     }
-    b
+    u64::from_le_bytes(b)
 }
 
 /// After the first digit of a move number: more digits, then dots and blanks.
