@@ -1022,8 +1022,7 @@ impl Lexed {
                 }
                 b'2'..=b'9' => {
                     cur.skip(1);
-                    skip_move_number_tail(cur);
-                    self.move_number(cur.bytes, line, start);
+                    self.move_number(cur, line, b);
                 }
                 b'(' => self.variation(cur, line, start),
                 b')' => {
@@ -1137,8 +1136,7 @@ impl Lexed {
         // Most often a move number (`1.`, `12.`, `1...`): neither a dash
         // nor `/` follows the `1`.
         if matches!(cur.peek(), Some(b'0'..=b'9' | b'.' | b' ')) {
-            skip_move_number_tail(cur);
-            self.move_number(cur.bytes, line, start);
+            self.move_number(cur, line, b'1');
         } else if cur.eat_dash() {
             if cur.eat(b"0") {
                 let outcome = Outcome::Known(KnownOutcome::Decisive {
@@ -1158,8 +1156,7 @@ impl Lexed {
                 skip_move_number_tail(cur);
             }
         } else {
-            skip_move_number_tail(cur);
-            self.move_number(cur.bytes, line, start);
+            self.move_number(cur, line, b'1');
         }
     }
 
@@ -1243,20 +1240,21 @@ impl Lexed {
         cur.pos = end;
     }
 
-    /// Records a mainline move number starting at `start`.
+    /// A move number whose `first` digit the cursor has passed: the rest
+    /// of its digits, read as they are passed, then dots and blanks;
+    /// recorded for the mainline.
     #[inline]
-    fn move_number(&mut self, bytes: &[u8], line: u64, start: usize) {
-        if self.skim || self.stop.is_some() || self.marker.is_some() {
-            return;
-        }
-        let mut number = 0u32;
-        for &b in bytes.get(start..).unwrap_or_default() {
-            if !b.is_ascii_digit() {
-                break;
-            }
+    fn move_number(&mut self, cur: &mut Cursor<'_>, line: u64, first: u8) {
+        let mut number = u32::from(first - b'0');
+        while let Some(digit @ b'0'..=b'9') = cur.peek() {
             number = number
                 .saturating_mul(10)
-                .saturating_add(u32::from(b - b'0'));
+                .saturating_add(u32::from(digit - b'0'));
+            cur.skip(1);
+        }
+        skip_move_number_tail(cur);
+        if self.skim || self.stop.is_some() || self.marker.is_some() {
+            return;
         }
         self.numbers.push((self.sans.len(), number, line));
     }
