@@ -68,15 +68,17 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
     let mut from = reach(pos, role, capture, to, king);
     // In check, a piece other than the king must take the one checking
     // piece or step between it and the king.
+    // The checkers are looked for only when some piece reaches the square.
     if role != Role::King && from.any() {
         let checkers = attackers(board, king, !turn, occupied);
-        let answers = match checkers.single_square() {
-            _ if checkers.is_empty() => Bitboard::FULL,
-            Some(checker) => attacks::between(king, checker).with(checker),
-            None => Bitboard::EMPTY,
-        };
-        if !answers.contains(to) {
-            from = Bitboard::EMPTY;
+        if checkers.any() {
+            let answers = match checkers.single_square() {
+                Some(checker) => attacks::between(king, checker).with(checker),
+                None => Bitboard::EMPTY,
+            };
+            if !answers.contains(to) {
+                from = Bitboard::EMPTY;
+            }
         }
     }
     if let Some(file) = file {
