@@ -383,6 +383,9 @@ impl Worker {
         at: Mark,
         emit: &mut dyn FnMut(Checked) -> bool,
     ) -> Option<Cut> {
+        // The corrected copy keeps what `per-file-ignores` leaves out of
+        // this input.
+        self.input = input;
         let mut part = Part::default();
         let (mut pos, mut line) = (0, at.line);
         let mut waiting: Option<Mark> = None;

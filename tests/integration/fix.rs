@@ -364,6 +364,49 @@ fn several_inputs_are_fixed_into_a_directory() {
     assert!(b.contains("1. d4 *"), "{b}");
 }
 
+/// `per-file-ignores` holds in the copy of every input, on one thread as on
+/// two, for an input read in many chunks after another input.
+#[test]
+fn per_file_ignores_hold_in_the_copy_of_a_later_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = "[White \"A\"]\n\n1. e4 e5 *\n\n";
+    fs::create_dir_all(tmp.path().join("in/a")).unwrap();
+    fs::create_dir_all(tmp.path().join("in/b")).unwrap();
+    fs::write(tmp.path().join("in/a/x.pgn"), game).unwrap();
+    // Several megabytes: the one thread reads it in more than one chunk.
+    fs::write(tmp.path().join("in/b/x.pgn"), game.repeat(200_000)).unwrap();
+    fs::write(
+        tmp.path().join("pgn-arbiter.toml"),
+        "[per-file-ignores]\n\"in/b/**\" = [\"missing-tag\"]\n",
+    )
+    .unwrap();
+    for jobs in ["1", "2"] {
+        let out_dir = tmp.path().join(format!("out{jobs}"));
+        let out = run_in(
+            tmp.path(),
+            &[
+                "-q",
+                "--fail-on",
+                "never",
+                "--findings",
+                "/dev/null",
+                "-j",
+                jobs,
+                "--fix",
+                out_dir.to_str().unwrap(),
+                "in",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let a = fs::read_to_string(out_dir.join("a/x.pgn")).unwrap();
+        let b = fs::read_to_string(out_dir.join("b/x.pgn")).unwrap();
+        assert!(a.contains("{pgn-arbiter: missing-tag"), "-j {jobs}: {a}");
+        let tagged = b.matches("missing-tag").count();
+        assert_eq!(tagged, 0, "-j {jobs}: {tagged} games of b corrected");
+        assert_eq!(b.matches("[White ").count(), 200_000, "-j {jobs}");
+    }
+}
+
 #[test]
 fn an_input_read_only_in_part_leaves_its_copy_partial() {
     let tmp = tempfile::tempdir().unwrap();
