@@ -36,6 +36,17 @@ const PART_BYTES: usize = 256 << 10;
 /// that a flood of tiny games holds a few thousand results per piece.
 const PARTS_QUEUED: usize = 8;
 
+/// Games lexed before the first of them is checked: lexing a few games in
+/// a row, then checking them in a row, keeps each stage's code in the
+/// instruction cache over several games instead of evicting the other's at
+/// every game.
+const BATCH: usize = 8;
+
+/// A game larger than this is lexed and checked at the end of a batch, and
+/// its buffers are then given back (its slot is not kept), so that the
+/// batch's slots hold what a few ordinary games need.
+const BATCH_GAME_BYTES: usize = 8 << 10;
+
 /// What the writer receives, in input order.
 #[derive(Debug)]
 pub enum Checked {
@@ -85,8 +96,11 @@ impl Task {
 /// Reusable buffers of one worker.
 #[derive(Default)]
 pub struct Worker {
+    /// For `--count` and games too large to read.
     tags: Tags,
     lexed: Lexed,
+    /// Games lexed and not yet checked (the first `BATCH` slots in use).
+    batch: Vec<Lexing>,
     history: History,
     /// How games are judged.
     pub judging: Judging,
@@ -101,6 +115,32 @@ pub struct Worker {
     unconfirmed: Option<Tail>,
     /// The input of the block being checked.
     input: usize,
+}
+
+/// A game lexed and waiting for its checks, in a chunk or block: its tags
+/// and tokens, where its blank lines before it start, where it starts and
+/// ends, and its first line.
+#[derive(Default)]
+struct Lexing {
+    lexed: Lexed,
+    tags: Tags,
+    blanks: usize,
+    start: usize,
+    end: usize,
+    line: u64,
+}
+
+impl Lexing {
+    /// Lexes the game at `start` of `bytes`, after blanks from `blanks`;
+    /// returns where it ends.
+    fn scan(&mut self, bytes: &[u8], blanks: usize, start: usize, line: u64) -> usize {
+        let end = start
+            + (self.lexed)
+                .scan(slice(bytes, start, bytes.len()), line, &mut self.tags)
+                .max(1);
+        (self.blanks, self.start, self.end, self.line) = (blanks, start, end, line);
+        end
+    }
 }
 
 impl Worker {
@@ -122,10 +162,7 @@ impl Worker {
     pub fn check(&mut self, piece: Piece, emit: &mut dyn FnMut(Checked) -> bool) -> bool {
         match piece {
             Piece::Block(block) => {
-                let input = block.input;
-                let going = self.check_parts(&block, &mut |games, copy| {
-                    emit(Checked::Games { input, games, copy })
-                });
+                let going = self.check_parts(&block, emit);
                 self.give_back(block.bytes.len());
                 going
             }
@@ -154,6 +191,7 @@ impl Worker {
             self.lexed = Lexed::default();
             self.lexed.skim = skim;
             self.tags = Tags::default();
+            self.batch = Vec::new();
             self.history = History::default();
         }
     }
@@ -200,22 +238,69 @@ impl Worker {
     /// the lexer.
     pub fn check_block(&mut self, block: &Block) -> Vec<GameResult> {
         let mut all = Vec::new();
-        self.check_parts(block, &mut |games, _| {
-            all.extend(games);
+        self.check_parts(block, &mut |checked| {
+            if let Checked::Games { games, .. } = checked {
+                all.extend(games);
+            }
             true
         });
         all
     }
 
-    /// Checks the game the lexer has just scanned (`bytes`, from `line`),
-    /// and with `--fix` writes it to `copy` after the `blanks` before it.
-    /// Returns its result and whether the copy changed it.
-    fn check_scanned(
+    /// Checks the games lexed into the first `n` slots of the batch, in
+    /// order, from `bytes` (the chunk or block they were lexed from), into
+    /// `part`; with `--fix` each is written to the part's copy after its
+    /// blank lines. The first follows a tag break when `after_tag_break`;
+    /// returns whether the game after the last does (the copy's tag breaks
+    /// are the input's unless a game was changed), or `None` when `emit`
+    /// refuses.
+    fn check_batch(
         &mut self,
         bytes: &[u8],
-        line: u64,
+        n: usize,
+        mut after_tag_break: bool,
+        part: &mut Part,
+        emit: &mut dyn FnMut(Checked) -> bool,
+    ) -> Option<bool> {
+        let mut batch = std::mem::take(&mut self.batch);
+        let mut going = true;
+        for game in batch.iter().take(n) {
+            if part.full() && !part.flush(self.input, emit) {
+                going = false;
+                break;
+            }
+            let (result, changed) = self.check_lexed(game, bytes, after_tag_break, &mut part.copy);
+            part.weight += result.weight();
+            part.games.push(result);
+            // A comment of a changed game is movetext, which the next
+            // game's tags end.
+            after_tag_break = game.lexed.tag_break.is_some() && !changed;
+        }
+        for game in batch.iter_mut().take(n).skip(1) {
+            if game.end - game.start > BATCH_GAME_BYTES {
+                *game = Lexing::default();
+            }
+        }
+        self.batch = batch;
+        going.then_some(after_tag_break)
+    }
+
+    /// The batch's slot `i`, made when it is first needed.
+    fn slot(&mut self, i: usize) -> &mut Lexing {
+        if self.batch.len() <= i {
+            self.batch.resize_with(i + 1, Lexing::default);
+        }
+        &mut self.batch[i]
+    }
+
+    /// Checks a game lexed from `bytes`, and with `--fix` writes it to
+    /// `copy` after the blank lines before it. Returns its result and
+    /// whether the copy changed it.
+    fn check_lexed(
+        &mut self,
+        lexing: &Lexing,
+        bytes: &[u8],
         after_tag_break: bool,
-        blanks: &[u8],
         copy: &mut Vec<u8>,
     ) -> (GameResult, bool) {
         // The copy writes back every move the replay resolved otherwise.
@@ -224,10 +309,10 @@ impl Worker {
             ..self.judging
         };
         let game = RawGame {
-            bytes,
-            line,
-            tags: &self.tags,
-            lexed: &self.lexed,
+            bytes: slice(bytes, lexing.start, lexing.end),
+            line: lexing.line,
+            tags: &lexing.tags,
+            lexed: &lexing.lexed,
             after_tag_break,
         };
         let mut result = check_game(&game, judging, &mut self.history, self.all_rows);
@@ -236,7 +321,7 @@ impl Worker {
             // Nothing a comment of the game accepts is corrected.
             let input = self.input;
             let keep = |kind| selection.keeps_in(input, kind) && !result.suppressions.names(kind);
-            copy.extend_from_slice(blanks);
+            copy.extend_from_slice(slice(bytes, lexing.blanks, lexing.start));
             let fixed = fix::rewrite(&game, &result.verdict, &result.findings, &keep, copy);
             changed = !fixed.changes.is_empty();
             result.fixed = Some(fixed);
@@ -254,78 +339,62 @@ impl Worker {
     /// A block with a guessed end is read with the `[` after it, which ends
     /// its last game there when the guess is right; a game that runs past
     /// it is not checked, and `unconfirmed` says where it starts.
-    fn check_parts(
-        &mut self,
-        block: &Block,
-        emit: &mut dyn FnMut(Vec<GameResult>, Vec<u8>) -> bool,
-    ) -> bool {
+    fn check_parts(&mut self, block: &Block, emit: &mut dyn FnMut(Checked) -> bool) -> bool {
         let with_next = &block.bytes[..];
         let bytes = &with_next[..with_next.len() - usize::from(block.guessed)];
         self.unconfirmed = None;
         self.input = block.input;
-        let mut out = Vec::new();
-        let mut copy = Vec::new();
+        let mut part = Part::default();
         let mut pos = 0;
         let mut line = block.first_line;
         let mut after_tag_break = block.after_tag_break;
-        let mut weight = 0;
         loop {
-            let (start, lines) = lexer::skip_blanks(bytes, pos);
-            line += lines;
-            let rest = bytes.get(start..).unwrap_or_default();
-            if rest.is_empty() {
-                // Blank lines after the last game go with it.
+            // A few games lexed, then checked.
+            let mut n = 0;
+            let mut last = None;
+            while n < BATCH {
+                let (start, lines) = lexer::skip_blanks(bytes, pos);
+                line += lines;
+                if start >= bytes.len() {
+                    // Blank lines after the last game go with it.
+                    last = Some(bytes.len());
+                    break;
+                }
+                let game = self.slot(n);
+                let end = game.scan(with_next, pos, start, line);
+                if end > bytes.len() {
+                    // The guess was wrong: blank lines before the game go
+                    // with the game before, as at a block's end.
+                    last = Some(start);
+                    self.unconfirmed = Some(Tail {
+                        at: start,
+                        line,
+                        after_tag_break: false,
+                    });
+                    break;
+                }
+                (pos, line) = (end, game.lexed.end_line);
+                n += 1;
+                if end - start > BATCH_GAME_BYTES {
+                    break;
+                }
+            }
+            let Some(next) = self.check_batch(bytes, n, after_tag_break, &mut part, emit) else {
+                return false;
+            };
+            after_tag_break = next;
+            if let Some(end) = last {
+                if let Some(tail) = &mut self.unconfirmed {
+                    // (For the first game of a block, `Block::after_tag_break`
+                    // says what the input has.)
+                    tail.after_tag_break = after_tag_break;
+                }
                 if self.fix.is_some() {
-                    copy.extend_from_slice(slice(bytes, pos, bytes.len()));
+                    part.copy.extend_from_slice(slice(bytes, pos, end));
                 }
-                break;
+                return part.flush(self.input, emit);
             }
-            let full = out.len() == PART_GAMES || weight + copy.len() >= PART_BYTES;
-            if full && !out.is_empty() {
-                if !emit(std::mem::take(&mut out), std::mem::take(&mut copy)) {
-                    return false;
-                }
-                weight = 0;
-            }
-            let end = (self.lexed)
-                .scan(
-                    slice(with_next, start, with_next.len()),
-                    line,
-                    &mut self.tags,
-                )
-                .max(1);
-            let blanks = slice(bytes, pos, start);
-            if start + end > bytes.len() {
-                // The guess was wrong: blank lines before the game go with
-                // the game before, as at a block's end.
-                if self.fix.is_some() {
-                    copy.extend_from_slice(blanks);
-                }
-                self.unconfirmed = Some(Tail {
-                    at: start,
-                    line,
-                    after_tag_break,
-                });
-                break;
-            }
-            let (result, changed) = self.check_scanned(
-                slice(rest, 0, end),
-                line,
-                after_tag_break,
-                blanks,
-                &mut copy,
-            );
-            weight += result.weight();
-            out.push(result);
-            // The next game starts at a tag break in the copy too unless
-            // this one was changed: its comments are movetext, which the
-            // next game's tags end. (For the first game of a block,
-            // `Block::after_tag_break` says what the input has.)
-            after_tag_break = self.lexed.tag_break.is_some() && !changed;
-            line = self.lexed.end_line;
-            pos = start + end;
         }
-        out.is_empty() || emit(out, copy)
     }
 }
 
@@ -389,10 +458,12 @@ impl Worker {
         let mut part = Part::default();
         let (mut pos, mut line) = (0, at.line);
         let mut waiting: Option<Mark> = None;
+        // Games lexed and found before the cut, checked a batch at a time:
+        // how many, and whether the first follows a tag break.
+        let (mut lexed, mut after_tag_break) = (0, false);
         let last = loop {
             let (start, lines) = lexer::skip_blanks(chunk, pos);
-            let rest = slice(chunk, start, chunk.len());
-            if rest.is_empty() {
+            if start >= chunk.len() {
                 break None;
             }
             let first = Mark {
@@ -401,35 +472,37 @@ impl Worker {
                 after_tag_break: pos == 0 && at.after_tag_break,
             };
             line += lines;
-            let end = self.lexed.scan(rest, line, &mut self.tags).max(1);
-            let (next, blank_lines) = lexer::skip_blanks(chunk, start + end);
+            let game = self.slot(lexed);
+            let end = game.scan(chunk, pos, start, line);
+            let (tag_break, end_line) = (game.lexed.tag_break.is_some(), game.lexed.end_line);
+            let (next, blank_lines) = lexer::skip_blanks(chunk, end);
             if next >= chunk.len() {
                 break Some((start, first));
             }
-            match (waiting, self.lexed.tag_break.is_some()) {
+            match (waiting, tag_break) {
                 (None, false) => {
-                    if part.full() && !part.flush(input, emit) {
-                        return None;
+                    if lexed == 0 {
+                        after_tag_break = first.after_tag_break;
                     }
-                    let blanks = slice(chunk, pos, start);
-                    let game = slice(rest, 0, end);
-                    let (result, _) = self.check_scanned(
-                        game,
-                        line,
-                        first.after_tag_break,
-                        blanks,
-                        &mut part.copy,
-                    );
-                    part.weight += result.weight();
-                    part.games.push(result);
-                    (pos, line) = (start + end, self.lexed.end_line);
+                    lexed += 1;
+                    if lexed == BATCH || end - start > BATCH_GAME_BYTES {
+                        self.check_batch(chunk, lexed, after_tag_break, &mut part, emit)?;
+                        lexed = 0;
+                    }
+                    (pos, line) = (end, end_line);
                     continue;
                 }
-                (None, true) => waiting = Some(first),
+                (None, true) => {
+                    // The games before are before the cut.
+                    if lexed > 0 {
+                        self.check_batch(chunk, lexed, after_tag_break, &mut part, emit)?;
+                        lexed = 0;
+                    }
+                    waiting = Some(first);
+                }
                 (Some(from), false) => {
                     // A clean start after games that ended at a tag break:
                     // they are before the cut.
-                    let end_line = self.lexed.end_line;
                     if !part.flush(input, emit) || !self.check_range(input, chunk, from, next, emit)
                     {
                         return None;
@@ -440,8 +513,11 @@ impl Worker {
                 }
                 (Some(_), true) => {}
             }
-            (pos, line) = (start + end, self.lexed.end_line);
+            (pos, line) = (end, end_line);
         };
+        if lexed > 0 {
+            self.check_batch(chunk, lexed, after_tag_break, &mut part, emit)?;
+        }
         let cut = match (waiting, last) {
             (Some(from), _) => {
                 let start = lexer::skip_blanks(chunk, from.at).0;
