@@ -262,7 +262,7 @@ impl Worker {
         part: &mut Part,
         emit: &mut dyn FnMut(Checked) -> bool,
     ) -> Option<bool> {
-        let mut batch = std::mem::take(&mut self.batch);
+        let batch = std::mem::take(&mut self.batch);
         let mut going = true;
         for game in batch.iter().take(n) {
             if part.full() && !part.flush(self.input, emit) {
@@ -276,13 +276,22 @@ impl Worker {
             // game's tags end.
             after_tag_break = game.lexed.tag_break.is_some() && !changed;
         }
-        for game in batch.iter_mut().take(n).skip(1) {
+        self.batch = batch;
+        self.trim_batch();
+        going.then_some(after_tag_break)
+    }
+
+    /// Gives back the buffers of the games over `BATCH_GAME_BYTES` in the
+    /// batch's slots after the first, checked or passed over (a game at a
+    /// chunk's end, or waiting at a tag break): so that each slot but the
+    /// first holds what an ordinary game needs, as the first holds what
+    /// one game does.
+    fn trim_batch(&mut self) {
+        for game in self.batch.iter_mut().skip(1) {
             if game.end - game.start > BATCH_GAME_BYTES {
                 *game = Lexing::default();
             }
         }
-        self.batch = batch;
-        going.then_some(after_tag_break)
     }
 
     /// The batch's slot `i`, made when it is first needed.
@@ -545,6 +554,7 @@ impl Worker {
             }
             (None, _) => Cut::default(),
         };
+        self.trim_batch();
         self.give_back(chunk.len());
         part.flush(input, emit).then_some(cut)
     }
@@ -1248,6 +1258,40 @@ mod tests {
                 assert!(one_copy == many_copy, "case {case}: the copies differ");
             }
         }
+    }
+
+    #[test]
+    fn a_batch_keeps_no_large_games_buffers_past_its_first_slot() {
+        let small = "[Event \"x\"]\n\n1. e4 e5 *\n\n".to_owned();
+        let large = format!("[Event \"y\"]\n\n{}*\n\n", "Nf3 Nf6 Ng1 Ng8 ".repeat(1000));
+        assert!(large.len() > BATCH_GAME_BYTES);
+        // A large game third in a batch, the next first in the next.
+        let pgn = [&small, &small, &large, &large, &small]
+            .map(String::as_str)
+            .concat();
+        let mut worker = Worker::new(Judging::default(), false);
+        let games = worker.check_block(&Block {
+            input: 0,
+            bytes: Arc::new(pgn.into_bytes()),
+            guessed: false,
+            seq: 0,
+            first_line: 1,
+            after_tag_break: false,
+        });
+        let lines: Vec<u64> = games.iter().map(|g| g.line).collect();
+        assert_eq!(lines, [1, 5, 9, 13, 17]);
+        // The first slot keeps what the large game needed, as one lexer
+        // did; the third gave it back.
+        assert!(worker.batch.len() >= 3);
+        assert!(worker.batch[0].lexed.sans.capacity() >= 4000);
+        assert_eq!(worker.batch[2].lexed.sans.capacity(), 0);
+        assert!(
+            worker
+                .batch
+                .iter()
+                .skip(1)
+                .all(|g| g.lexed.sans.capacity() < 1000)
+        );
     }
 
     #[test]
