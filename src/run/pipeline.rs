@@ -449,8 +449,9 @@ impl Worker {
     /// `lexer::last_game_start` cuts from it would hold, and returns that
     /// cut: where one thread both reads and checks, one scan of the bytes
     /// instead of a skimming one to cut and a full one to check. A game is
-    /// checked as soon as the start after it is known to be clean (no tag
-    /// break), which puts it before the cut. Games that end at a tag break
+    /// checked once the start after it is known to be clean (no tag
+    /// break), which puts it before the cut: with the batch it ends, or
+    /// before anything else is handed on. Games that end at a tag break
     /// wait for a clean start after them and are then read again as a
     /// block; with none in the chunk, the cut is found as the reader finds
     /// it. `None` when `emit` refuses.
