@@ -528,7 +528,27 @@ impl Worker {
         if lexed > 0 {
             self.check_batch(chunk, lexed, after_tag_break, &mut part, emit)?;
         }
-        let cut = match (waiting, last) {
+        let cut = self.cut_chunk(input, chunk, waiting, last, &mut part, emit)?;
+        self.trim_batch();
+        self.give_back(chunk.len());
+        part.flush(input, emit).then_some(cut)
+    }
+
+    /// Where `check_to_cut` cuts `chunk`, once its loop is done: before the
+    /// first game `waiting` at a tag break (the games from it checked as a
+    /// block when it starts the chunk), or before the `last` game, whose
+    /// end the chunk does not hold. Blank lines before the cut go with the
+    /// part's copy. `None` when `emit` refuses.
+    fn cut_chunk(
+        &mut self,
+        input: usize,
+        chunk: &[u8],
+        waiting: Option<Mark>,
+        last: Option<(usize, Mark)>,
+        part: &mut Part,
+        emit: &mut dyn FnMut(Checked) -> bool,
+    ) -> Option<Cut> {
+        Some(match (waiting, last) {
             (Some(from), _) => {
                 let start = lexer::skip_blanks(chunk, from.at).0;
                 if start > 0 {
@@ -554,10 +574,7 @@ impl Worker {
                 }
             }
             (None, _) => Cut::default(),
-        };
-        self.trim_batch();
-        self.give_back(chunk.len());
-        part.flush(input, emit).then_some(cut)
+        })
     }
 
     /// Checks the games of `chunk[from.at..to]` as a block.
