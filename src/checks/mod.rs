@@ -102,7 +102,7 @@ fn play(game: &RawGame<'_>, judging: Judging, start: Chess, history: &mut Histor
             end: board_end,
             expected: KnownOutcome::Draw,
             rule: article,
-            fen: end.fen.clone(),
+            position: end.position.clone(),
             turn: end.turn,
         })
     } else if unplayable {
@@ -207,7 +207,7 @@ pub fn audit(
                     end: BoardEnd::DeadPosition,
                     expected: KnownOutcome::Draw,
                     rule: Article::DeadPosition,
-                    fen: replay::fen(&p.replayed.end),
+                    position: p.replayed.end.clone(),
                     turn: p.replayed.end.turn(),
                 });
                 expected = Some(KnownOutcome::Draw);
@@ -337,7 +337,7 @@ fn judge(pos: &Chess, edition: Edition) -> Option<Decided> {
         end,
         expected,
         rule: article,
-        fen: replay::fen(pos),
+        position: pos.clone(),
         turn: pos.turn(),
     })
 }

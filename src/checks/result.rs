@@ -154,6 +154,6 @@ fn against_board(decided: &Decided, recorded: (Outcome, u64), findings: &mut Vec
             ),
         )
         .citing(decided.rule)
-        .with_fen(decided.fen.clone()),
+        .with_fen(replay::fen(&decided.position)),
     );
 }

@@ -3,7 +3,7 @@
 //! judged. The four results as PGN writes them are
 //! [`read::outcome`](crate::read::outcome)'s.
 
-use shakmaty::{Color, KnownOutcome};
+use shakmaty::{Chess, Color, KnownOutcome};
 
 use super::header::HeaderRules;
 use crate::board::{
@@ -122,8 +122,8 @@ pub struct Decided {
     pub expected: KnownOutcome,
     /// The article it rests on.
     pub rule: Article,
-    /// The deciding position.
-    pub fen: String,
+    /// The deciding position (its FEN is written only for a finding).
+    pub position: Chess,
     /// The side to move there.
     pub turn: Color,
 }

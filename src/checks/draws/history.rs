@@ -112,8 +112,8 @@ pub struct Claim {
     pub claimant: Color,
     /// The fullmove number at the claim.
     pub fullmoves: u32,
-    /// The position at the claim, as FEN.
-    pub fen: String,
+    /// The position at the claim (its FEN is written only for a finding).
+    pub position: Chess,
 }
 
 /// Why a game ended by itself.
@@ -136,8 +136,8 @@ pub struct End {
     pub kind: EndKind,
     /// Earlier occurrences (fivefold only).
     pub earlier: Vec<usize>,
-    /// The position, as FEN.
-    pub fen: String,
+    /// The position (its FEN is written only for a finding).
+    pub position: Chess,
     /// The side to move there.
     pub turn: Color,
     /// The fullmove number there.
@@ -455,7 +455,7 @@ impl History {
                 index,
                 kind,
                 earlier,
-                fen: replay::fen(pos),
+                position: pos.clone(),
                 turn: pos.turn(),
                 fullmoves: pos.fullmoves().get(),
             });
@@ -470,7 +470,7 @@ impl History {
                     earlier: self.earlier(index),
                     claimant: pos.turn(),
                     fullmoves: pos.fullmoves().get(),
-                    fen: replay::fen(pos),
+                    position: pos.clone(),
                 });
             } else if let Some((m, earlier)) = self.repeating_move(pos, index) {
                 self.threefold = Some(Claim {
@@ -479,7 +479,7 @@ impl History {
                     earlier,
                     claimant: pos.turn(),
                     fullmoves: pos.fullmoves().get(),
-                    fen: replay::fen(pos),
+                    position: pos.clone(),
                 });
             }
         }
@@ -504,7 +504,7 @@ impl History {
                     earlier: Vec::new(),
                     claimant: pos.turn(),
                     fullmoves: pos.fullmoves().get(),
-                    fen: replay::fen(pos),
+                    position: pos.clone(),
                 });
             }
         }

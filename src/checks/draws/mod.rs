@@ -150,7 +150,7 @@ pub fn check(
         ),
     )
     .citing(article)
-    .with_fen(end.fen.clone());
+    .with_fen(replay::fen(&end.position));
     if let Some(mv) = mv {
         finding = finding.at_move(mv);
     }
@@ -214,7 +214,7 @@ fn unclaimed(game: &RawGame<'_>, claim: &Claim, last: usize, threefold: bool) ->
                 ),
             )
             .citing(just)
-            .with_fen(claim.fen.clone());
+            .with_fen(replay::fen(&claim.position));
             if let Some(mv) = mv {
                 f = f.at_move(mv);
             }
@@ -251,7 +251,7 @@ fn unclaimed(game: &RawGame<'_>, claim: &Claim, last: usize, threefold: bool) ->
                 number,
                 san: san.clone(),
             })
-            .with_fen(claim.fen.clone())
+            .with_fen(replay::fen(&claim.position))
         }
     }
 }
