@@ -3,9 +3,7 @@
 //! (`chasolver`, the reference implementation of the Chess Unwinnability
 //! Analyzer), which finds a helpmate line as a witness or proves none exists.
 
-use std::str::FromStr;
-
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position, fen::Fen};
+use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, Role};
 
 /// How hard to look.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -44,14 +42,10 @@ pub fn winnability(pos: &Chess, side: Color, search: Search) -> Winnability {
     if pos.castles().mode() == CastlingMode::Chess960 && pos.castles().castling_rights().any() {
         return Winnability::Undetermined;
     }
-    let fen = Fen::from_position(pos, EnPassantMode::Legal).to_string();
-    let Ok(board) = chess::Board::from_str(&fen) else {
+    let Some(board) = chess_board(pos) else {
         return Winnability::Undetermined;
     };
-    let color = match side {
-        Color::White => chess::Color::White,
-        Color::Black => chess::Color::Black,
-    };
+    let color = chess_color(side);
     if chasolver::is_unwinnable_fast(&board, color) {
         return Winnability::Unwinnable;
     }
@@ -65,6 +59,55 @@ pub fn winnability(pos: &Chess, side: Color, search: Search) -> Winnability {
         Some(chasolver::Winnability::Unwinnable) => Winnability::Unwinnable,
         None => Winnability::Undetermined,
     }
+}
+
+/// A side in the `chess` crate's terms.
+fn chess_color(color: Color) -> chess::Color {
+    match color {
+        Color::White => chess::Color::White,
+        Color::Black => chess::Color::Black,
+    }
+}
+
+/// `pos` as the `chess` crate's board: what its FEN (standard castling, en
+/// passant only where a capture is legal) would parse to, built without
+/// the text. `None` where that board would be refused.
+fn chess_board(pos: &Chess) -> Option<chess::Board> {
+    let mut builder = chess::BoardBuilder::new();
+    let board = pos.board();
+    for square in board.occupied() {
+        let piece = board.piece_at(square)?;
+        let role = match piece.role {
+            Role::Pawn => chess::Piece::Pawn,
+            Role::Knight => chess::Piece::Knight,
+            Role::Bishop => chess::Piece::Bishop,
+            Role::Rook => chess::Piece::Rook,
+            Role::Queen => chess::Piece::Queen,
+            Role::King => chess::Piece::King,
+        };
+        let at = chess::Square::make_square(
+            chess::Rank::from_index(usize::from(square.rank())),
+            chess::File::from_index(usize::from(square.file())),
+        );
+        builder.piece(at, role, chess_color(piece.color));
+    }
+    builder.side_to_move(chess_color(pos.turn()));
+    for color in [Color::White, Color::Black] {
+        let rights = match (
+            pos.castles().has(color, CastlingSide::KingSide),
+            pos.castles().has(color, CastlingSide::QueenSide),
+        ) {
+            (true, true) => chess::CastleRights::Both,
+            (true, false) => chess::CastleRights::KingSide,
+            (false, true) => chess::CastleRights::QueenSide,
+            (false, false) => chess::CastleRights::NoRights,
+        };
+        builder.castle_rights(chess_color(color), rights);
+    }
+    if let Some(ep) = pos.ep_square(EnPassantMode::Legal) {
+        builder.en_passant(Some(chess::File::from_index(usize::from(ep.file()))));
+    }
+    chess::Board::try_from(&builder).ok()
 }
 
 /// Whether `side` has no queen and no rook.
@@ -81,7 +124,60 @@ pub fn bare_king(pos: &Chess, side: Color) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::str::FromStr;
+
+    use shakmaty::fen::Fen;
+
     use super::*;
+
+    /// The board handed to chasolver is the one its FEN parses to: for
+    /// every position of CHA-Solver's published set that shakmaty accepts,
+    /// and for every position of pseudo-random games (castling rights
+    /// kept and lost, en passant captures legal and not).
+    #[test]
+    fn the_board_is_the_one_its_fen_parses_to() {
+        let by_text = |pos: &Chess| {
+            chess::Board::from_str(&Fen::from_position(pos, EnPassantMode::Legal).to_string()).ok()
+        };
+        let data = include_str!("../../fixtures/chasolver/positions.txt");
+        let mut compared = 0;
+        for line in data
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let fen = line.split_once(' ').map_or(line, |(_, fen)| fen);
+            let Ok(pos) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
+                f.into_position::<Chess>(CastlingMode::Standard)
+                    .map_err(|_| ())
+            }) else {
+                continue;
+            };
+            assert_eq!(chess_board(&pos), by_text(&pos), "{fen}");
+            compared += 1;
+        }
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        for _ in 0..200 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                assert_eq!(
+                    chess_board(&pos),
+                    by_text(&pos),
+                    "{}",
+                    crate::board::replay::fen(&pos)
+                );
+                compared += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 20_000, "{compared}");
+    }
 
     fn pos(fen: &str) -> Chess {
         let fen: Fen = fen.parse().unwrap();
@@ -153,6 +249,8 @@ mod tests {
 
 #[cfg(test)]
 mod chasolver_positions {
+    use shakmaty::fen::Fen;
+
     use super::*;
 
     /// CHA-Solver's own published test positions (MIT, copied to
