@@ -62,7 +62,7 @@ pub fn checked(pgn: &[u8]) -> crate::report::GameResult {
             ..Default::default()
         },
         all_rows: true,
-        fix: None,
+        ..Default::default()
     };
     let mut games = Vec::new();
     let tally = input::Tally::default();

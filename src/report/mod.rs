@@ -244,9 +244,11 @@ impl GameResult {
         }
     }
 
-    /// Fills in the tag columns from the game's tags; the first of each
+    /// Fills in the tag columns from the game's tags, in `buffer` (emptied
+    /// first: one an earlier game filled, or a new one); the first of each
     /// name counts.
-    pub fn fill_tags(&mut self, game: &RawGame<'_>) {
+    pub fn fill_tags(&mut self, game: &RawGame<'_>, buffer: String) {
+        self.tags.text = buffer;
         self.tags.text.clear();
         let text = game.tags.ascii_text();
         for column in 0..COLUMNS {
@@ -258,6 +260,20 @@ impl GameResult {
                 self.tags.put(column, &decode(value).0);
             }
         }
+    }
+}
+
+impl GameResult {
+    /// The buffer its tag columns are in, for another game's.
+    pub fn into_tag_text(self) -> String {
+        self.tags.text
+    }
+
+    /// The game with its tag columns in `buffer`.
+    #[cfg(test)]
+    pub fn with_tag_text(mut self, buffer: String) -> GameResult {
+        self.tags.text = buffer;
+        self
     }
 }
 

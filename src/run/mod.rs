@@ -339,6 +339,8 @@ struct Sink<'a> {
     fix: Option<corrected::FixFiles>,
     /// Why a corrected copy could not be written.
     fix_error: Option<io::Error>,
+    /// Where the games' tag buffers go back to the workers.
+    spares: pipeline::Spares,
 }
 
 impl Sink<'_> {
@@ -403,6 +405,7 @@ impl Sink<'_> {
                     self.fix_error = Some(err);
                     return false;
                 }
+                self.spares.give(games);
                 self.bar
                     .set_position(self.counter.load(std::sync::atomic::Ordering::Relaxed));
                 let secs = self.started.elapsed().as_secs_f64().max(1e-9);
@@ -604,8 +607,10 @@ pub fn run(config: &Config) -> Status {
     // files audited.
     let hash = config.summary.is_some() || config.html.is_some();
     let tally = input::Tally::new(config.inputs.len(), hash);
+    let spares = pipeline::Spares::default();
     let mut sink = Sink {
         config,
+        spares: spares.clone(),
         report: &mut outputs.report,
         results: outputs.results.take(),
         bar: &bar,
@@ -644,6 +649,7 @@ pub fn run(config: &Config) -> Status {
             .fix
             .is_some()
             .then(|| Arc::new(config.selection.clone())),
+        spares,
     };
     match &config.render {
         Some(render) => results::replay(render, config.game_offset, &tally.bytes, &mut |c| {

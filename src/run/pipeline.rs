@@ -47,6 +47,51 @@ const BATCH: usize = 8;
 /// batch's slots hold what a few ordinary games need.
 const BATCH_GAME_BYTES: usize = 8 << 10;
 
+/// Lists of tag-column buffers given back by the writer that may wait for
+/// a worker; more are dropped ...
+const SPARE_LISTS: usize = 4;
+
+/// ... and so is a buffer larger than this (a game's long tag values).
+const SPARE_BYTES: usize = 1 << 10;
+
+/// The buffers of the tag columns of games written, handed back from the
+/// writer to the workers: each game's columns are then written into a
+/// buffer an earlier game filled, not into one allocated for it on the
+/// worker's thread and freed on the writer's. Bounded: what no worker
+/// takes is dropped.
+#[derive(Debug, Clone)]
+pub struct Spares {
+    give: crossbeam_channel::Sender<Vec<String>>,
+    take: crossbeam_channel::Receiver<Vec<String>>,
+}
+
+impl Default for Spares {
+    fn default() -> Spares {
+        let (give, take) = crossbeam_channel::bounded(SPARE_LISTS);
+        Spares { give, take }
+    }
+}
+
+impl Spares {
+    /// Gives back the tag buffers of games the writer is done with.
+    pub fn give(&self, games: Vec<GameResult>) {
+        let buffers: Vec<String> = games
+            .into_iter()
+            .map(GameResult::into_tag_text)
+            .filter(|b| (1..=SPARE_BYTES).contains(&b.capacity()))
+            .collect();
+        if !buffers.is_empty() {
+            // Full: the workers have enough; these are dropped.
+            let _ = self.give.try_send(buffers);
+        }
+    }
+
+    /// Buffers given back, if there are any.
+    fn take(&self) -> Vec<String> {
+        self.take.try_recv().unwrap_or_default()
+    }
+}
+
 /// What the writer receives, in input order.
 #[derive(Debug)]
 pub enum Checked {
@@ -82,6 +127,8 @@ pub struct Task {
     pub all_rows: bool,
     /// `--fix`, with the report's selection.
     pub fix: Option<Arc<Selection>>,
+    /// Tag buffers the writer gives back.
+    pub spares: Spares,
 }
 
 impl Task {
@@ -89,6 +136,7 @@ impl Task {
     pub fn worker(&self) -> Worker {
         let mut worker = Worker::new(self.judging, self.all_rows);
         worker.fix = self.fix.clone();
+        worker.spares = self.spares.clone();
         worker
     }
 }
@@ -115,6 +163,9 @@ pub struct Worker {
     unconfirmed: Option<Tail>,
     /// The input of the block being checked.
     input: usize,
+    /// Where tag buffers come back from the writer, and those at hand.
+    spares: Spares,
+    spare: Vec<String>,
 }
 
 /// A game lexed and waiting for its checks, in a chunk or block: its tags
@@ -210,7 +261,7 @@ impl Worker {
         let finding = checks::too_large(line, MAX_GAME_BYTES, size);
         let verdict = Verdict::not_replayed(HowEnded::Unknown);
         let mut result = GameResult::new(line, verdict, vec![finding]);
-        result.fill_tags(&game);
+        result.fill_tags(&game, String::new());
         result
     }
 
@@ -324,7 +375,16 @@ impl Worker {
             lexed: &lexing.lexed,
             after_tag_break,
         };
-        let mut result = check_game(&game, judging, &mut self.history, self.all_rows);
+        if self.spare.is_empty() {
+            self.spare = self.spares.take();
+        }
+        let mut result = check_game(
+            &game,
+            judging,
+            &mut self.history,
+            self.all_rows,
+            &mut self.spare,
+        );
         let mut changed = false;
         if let Some(selection) = &self.fix {
             // Nothing a comment of the game accepts is corrected.
@@ -638,12 +698,14 @@ fn slice(bytes: &[u8], start: usize, end: usize) -> &[u8] {
 
 /// Checks one game. The tag columns are filled in when `all_rows`, when
 /// there are findings (the findings report needs them), or when duplicates
-/// are looked for and it has a fingerprint (the writer may find it one).
+/// are looked for and it has a fingerprint (the writer may find it one),
+/// into a buffer of `spare` when there is one.
 pub fn check_game(
     game: &RawGame<'_>,
     judging: Judging,
     history: &mut History,
     all_rows: bool,
+    spare: &mut Vec<String>,
 ) -> GameResult {
     let mut findings = Vec::new();
     let verdict = checks::audit(game, judging, history, &mut findings);
@@ -666,7 +728,7 @@ pub fn check_game(
     // A game that may turn out to be a duplicate needs its tags for that row.
     let may_be_a_duplicate = judging.duplicates && result.fingerprint.is_some();
     if all_rows || rows || may_be_a_duplicate {
-        result.fill_tags(game);
+        result.fill_tags(game, spare.pop().unwrap_or_default());
     }
     result
 }
@@ -1310,6 +1372,62 @@ mod tests {
                 .skip(1)
                 .all(|g| g.lexed.sans.capacity() < 1000)
         );
+    }
+
+    #[test]
+    fn tag_buffers_the_writer_gives_back_are_filled_again() {
+        let pgn = "[Event \"a\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n".repeat(3);
+        let block = || Block {
+            input: 0,
+            bytes: Arc::new(pgn.clone().into_bytes()),
+            guessed: false,
+            seq: 0,
+            first_line: 1,
+            after_tag_break: false,
+        };
+        let task = Task {
+            all_rows: true,
+            ..Task::default()
+        };
+        let mut worker = task.worker();
+        let games = worker.check_block(&block());
+        assert_eq!(games.len(), 3);
+        assert!(games.iter().all(|g| g.event() == "a" && g.white() == "W"));
+        let given: Vec<*const u8> = games.iter().map(|g| g.event().as_ptr()).collect();
+        task.spares.give(games);
+        // The next games' columns are written into those very buffers.
+        let again = worker.check_block(&block());
+        assert!(again.iter().all(|g| g.event() == "a" && g.black() == "B"));
+        let mut reused: Vec<*const u8> = again.iter().map(|g| g.event().as_ptr()).collect();
+        reused.sort();
+        let mut given = given;
+        given.sort();
+        assert_eq!(reused, given);
+    }
+
+    #[test]
+    fn the_writer_never_waits_to_give_buffers_back() {
+        let spares = Spares::default();
+        let game = |bytes: usize| {
+            GameResult::new(1, Verdict::not_replayed(HowEnded::Unknown), Vec::new())
+                .with_tag_text(String::with_capacity(bytes))
+        };
+        // More lists than are kept, with nobody taking them: none blocks.
+        for _ in 0..SPARE_LISTS * 3 {
+            spares.give(vec![game(100), game(SPARE_BYTES * 4), game(0)]);
+        }
+        let mut lists = 0;
+        loop {
+            let list = spares.take();
+            if list.is_empty() {
+                break;
+            }
+            // A large buffer, or none, is not given back.
+            assert_eq!(list.len(), 1);
+            assert!(list[0].capacity() >= 100 && list[0].capacity() <= SPARE_BYTES);
+            lists += 1;
+        }
+        assert_eq!(lists, SPARE_LISTS);
     }
 
     #[test]
