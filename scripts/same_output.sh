@@ -44,9 +44,9 @@ audit() {
       --summary "$out/$case.summary.json" --html "$out/$case.html" \
       --fix "$out/$case.fixed.pgn" "tournament/$case.pgn")
   done
-  # The time taken, and the commit the build names, are the things that
-  # may differ.
-  sed -i -E '/"(elapsed_seconds|games_per_second|commit)"/d' "$out"/*.summary.json
+  # The time taken, and the commit the build names and its date, are the
+  # things that may differ.
+  sed -i -E '/"(elapsed_seconds|games_per_second|commit|commit_date)"/d' "$out"/*.summary.json
   mv "$out" "$2"
 }
 
