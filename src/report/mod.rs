@@ -469,6 +469,17 @@ impl Report {
         self.selection = selection;
     }
 
+    /// Fetches ahead what the run-wide checks of the games to come will
+    /// read: the game after next (`far`) and the next one (`near`).
+    pub fn ahead(&self, far: Option<&GameResult>, near: Option<&GameResult>) {
+        if let Some(duplicates) = &self.across.duplicates {
+            duplicates.ahead(
+                far.and_then(|g| g.fingerprint),
+                near.and_then(|g| g.fingerprint),
+            );
+        }
+    }
+
     /// Writes one game's findings and its row.
     pub fn write_game(&mut self, file: &str, number: u64, game: &GameResult) -> csv::Result<()> {
         let across = self.across.game(&game.seen(file, number));

@@ -380,14 +380,17 @@ impl Sink<'_> {
                     return true;
                 }
                 let name = self.name(input).to_owned();
-                for game in &games {
+                for (i, game) in games.iter().enumerate() {
                     self.number += 1;
                     let written = match &mut self.results {
                         Some(results) => {
                             self.report.summary.count_game(game.verdict.plies);
                             results.game(game).map_err(csv::Error::from)
                         }
-                        None => self.report.write_game(&name, self.number, game),
+                        None => {
+                            self.report.ahead(games.get(i + 2), games.get(i + 1));
+                            self.report.write_game(&name, self.number, game)
+                        }
                     };
                     if let Err(err) = written {
                         self.write_error = Some(err);

@@ -130,6 +130,19 @@ impl Duplicates {
     }
 }
 
+impl Duplicates {
+    /// Fetches ahead what looking up the games to come will read: the
+    /// game after next (`far`) and the next one (`near`).
+    pub fn ahead(&self, far: Option<u128>, near: Option<u128>) {
+        if let Some(fp) = far {
+            self.first.ahead_far(fp);
+        }
+        if let Some(fp) = near {
+            self.first.ahead_near(fp);
+        }
+    }
+}
+
 impl Across for Duplicates {
     /// Records a game: the finding that it is a duplicate of an earlier one, or
     /// else what is wrong with its place in its round. A game without a

@@ -5,10 +5,13 @@
 //! twice its size while it grows): 32 bytes of entry became 60 to 100 a
 //! game. Here most fingerprints are in one sorted array of 20-byte
 //! records with a directory by their first bits (half a byte a game), and
-//! the newest in a short unsorted tail with a hash index (4 bytes a slot);
-//! when the tail reaches a sixteenth of the array, it is sorted and merged
-//! into the array in place, from the back. A lookup reads the index, one
-//! directory entry and about eight records.
+//! the newest in a short unsorted tail with a hash index (8 bytes a slot,
+//! a third more slots than the tail's longest length); when the tail
+//! reaches a sixteenth of the array, it is sorted and merged into the
+//! array in place, from the back. A lookup reads the index, one directory
+//! entry and about eight records, each likely a miss of the processor's
+//! caches in a table of a million games: the writer asks for them a game
+//! or two ahead (`ahead_far`, `ahead_near`).
 //!
 //! A record keeps 96 bits of the 128-bit fingerprint (two games in a
 //! billion share them with odds of one in 10^11), 40 bits of the game's
@@ -23,8 +26,6 @@
 //! the same as in memory.
 
 use std::{fs::File, io};
-
-use hashbrown::HashTable;
 
 /// What is kept of the first game with a fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +66,23 @@ impl Record {
 /// The first 96 bits of a fingerprint, most significant first.
 fn key_of(fp: u128) -> [u32; 3] {
     [(fp >> 96) as u32, (fp >> 64) as u32, (fp >> 32) as u32]
+}
+
+/// Asks the processor to bring the cache line of `item` in, without
+/// waiting for it: a lookup a little later then finds it at hand, where a
+/// table of millions of games would otherwise miss the caches at once.
+#[inline]
+fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint to the caches: it changes no memory the
+    // program sees and cannot fault, whatever the address; this one is a
+    // live reference's.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(item).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 /// A key's bits for the tail's hash index (they are uniform already).
@@ -172,6 +190,73 @@ fn read_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<()> {
     file.read_exact(buf)
 }
 
+/// The tail's index: open addressing with linear probing, a slot a record
+/// (its place in the tail plus one, and the 32 bits of its key that its
+/// home slot does not come from; 0: empty), sized for the longest tail to
+/// come at most three quarters full. A lookup of a new fingerprint reads
+/// its home slot's cache line and, most often, nothing else.
+#[derive(Debug, Default)]
+struct TailIndex {
+    slots: Vec<u64>,
+}
+
+impl TailIndex {
+    /// Empties the index, with room for `longest` records.
+    fn reset(&mut self, longest: usize) {
+        let len = longest + longest / 3 + 1;
+        if self.slots.len() == len {
+            self.slots.fill(0);
+        } else {
+            self.slots = vec![0; len];
+        }
+    }
+
+    /// Where a key's probe starts: its third word scaled to the table.
+    fn home(&self, key: &[u32; 3]) -> usize {
+        ((u64::from(key[2]) * self.slots.len() as u64) >> 32) as usize
+    }
+
+    /// The place in `tail` of the record with `key`.
+    fn find(&self, key: &[u32; 3], tail: &[Record]) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mut p = self.home(key);
+        loop {
+            let slot = self.slots[p];
+            if slot == 0 {
+                return None;
+            }
+            let at = (slot as u32 - 1) as usize;
+            if (slot >> 32) as u32 == key[1] && tail.get(at).is_some_and(|r| r.key() == *key) {
+                return Some(at);
+            }
+            p = if p + 1 == self.slots.len() { 0 } else { p + 1 };
+        }
+    }
+
+    /// Adds the record at `at` of `tail` (not in the index yet); made
+    /// larger first, with room for `longest`, if it would be more than
+    /// three quarters full.
+    fn insert(&mut self, key: &[u32; 3], at: usize, tail: &[Record], longest: usize) {
+        if (at + 1) * 4 > self.slots.len() * 3 {
+            self.reset(longest.max(2 * (at + 1)));
+            for (i, r) in tail.iter().enumerate().take(at) {
+                self.put(&r.key(), i);
+            }
+        }
+        self.put(key, at);
+    }
+
+    fn put(&mut self, key: &[u32; 3], at: usize) {
+        let mut p = self.home(key);
+        while self.slots[p] != 0 {
+            p = if p + 1 == self.slots.len() { 0 } else { p + 1 };
+        }
+        self.slots[p] = (u64::from(key[1]) << 32) | (at as u64 + 1);
+    }
+}
+
 /// Every fingerprint seen so far.
 #[derive(Debug, Default)]
 pub struct Fingerprints {
@@ -183,7 +268,7 @@ pub struct Fingerprints {
     bits: u32,
     /// The newest records, unsorted, and their index.
     tail: Vec<Record>,
-    index: HashTable<u32>,
+    index: TailIndex,
     /// Sorted arrays written to disk, oldest first.
     runs: Vec<Run>,
     /// The bytes the sorted array may take before it is written to disk;
@@ -217,19 +302,23 @@ impl Fingerprints {
         if let Some(found) = self.find(&key) {
             return Some(found);
         }
-        let tail = &self.tail;
-        let at = u32::try_from(tail.len()).unwrap_or(u32::MAX);
-        self.index
-            .insert_unique(hash_of(&key), at, |&i| hash_of(&tail[i as usize].key()));
         self.tail.push(Record::new(key, seen));
-        if self.tail.len() >= MIN_TAIL.max(self.sorted.len() / 16) {
+        self.index
+            .insert(&key, self.tail.len() - 1, &self.tail, self.longest_tail());
+        if self.tail.len() >= self.longest_tail() {
             self.merge();
             let size = self.sorted.len() * std::mem::size_of::<Record>() + self.dir.len() * 4;
             if self.limit > 0 && size >= self.limit && self.trouble.is_none() {
                 self.spill();
             }
+            self.index.reset(self.longest_tail());
         }
         None
+    }
+
+    /// How long the tail grows before it is merged.
+    fn longest_tail(&self) -> usize {
+        MIN_TAIL.max(self.sorted.len() / 16)
     }
 
     /// Writes the sorted array to disk as a run, and frees it.
@@ -245,12 +334,50 @@ impl Fingerprints {
         }
     }
 
-    fn find(&mut self, key: &[u32; 3]) -> Option<Seen> {
-        if let Some(&i) = self
-            .index
-            .find(hash_of(key), |&i| self.tail[i as usize].key() == *key)
+    /// Asks the processor for the directory entry that a lookup of `fp`
+    /// reads first: a step ahead of [`first_or_keep`](Self::first_or_keep)
+    /// (two games ahead, say), so that the lookup finds it at hand.
+    pub fn ahead_far(&self, fp: u128) {
+        let key = key_of(fp);
+        if let Some(slot) = self.index.slots.get(self.index.home(&key)) {
+            prefetch(slot);
+        }
+        if let Some(entry) = self.dir.get(self.bucket(&key)) {
+            prefetch(entry);
+        }
+    }
+
+    /// Asks the processor for the records of the sorted array that a
+    /// lookup of `fp` compares, once its directory entry is at hand
+    /// ([`ahead_far`](Self::ahead_far) an earlier game before).
+    pub fn ahead_near(&self, fp: u128) {
+        let b = self.bucket(&key_of(fp));
+        let (Some(&from), Some(&to)) = (self.dir.get(b), self.dir.get(b + 1)) else {
+            return;
+        };
+        if let Some(first) = self.sorted.get(from as usize) {
+            prefetch(first);
+        }
+        // About eight records: a second cache line, perhaps a third.
+        if to > from + 1
+            && let Some(last) = self.sorted.get(to as usize - 1)
         {
-            return Some(self.tail[i as usize].seen());
+            prefetch(last);
+        }
+    }
+
+    /// The directory entry of a key.
+    fn bucket(&self, key: &[u32; 3]) -> usize {
+        if self.bits == 0 {
+            0
+        } else {
+            (key[0] >> (32 - self.bits)) as usize
+        }
+    }
+
+    fn find(&mut self, key: &[u32; 3]) -> Option<Seen> {
+        if let Some(i) = self.index.find(key, &self.tail) {
+            return Some(self.tail[i].seen());
         }
         for i in 0..self.runs.len() {
             match self.runs[i].find(key) {
@@ -271,11 +398,7 @@ impl Fingerprints {
         if self.sorted.is_empty() {
             return None;
         }
-        let b = if self.bits == 0 {
-            0
-        } else {
-            (key[0] >> (32 - self.bits)) as usize
-        };
+        let b = self.bucket(key);
         let (from, to) = (self.dir[b] as usize, self.dir[b + 1] as usize);
         self.sorted[from..to]
             .iter()
@@ -302,7 +425,6 @@ impl Fingerprints {
             k -= 1;
         }
         self.tail.clear();
-        self.index.clear();
         // About eight records a directory entry.
         let len = self.sorted.len();
         self.bits = (usize::BITS - (len / 8).leading_zeros()).min(32);
@@ -330,6 +452,35 @@ mod tests {
         x ^= x >> 31;
         let y = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
         (u128::from(x) << 64) | u128::from(y ^ (y >> 29))
+    }
+
+    #[test]
+    fn the_tail_index_tells_apart_keys_that_share_a_home_and_bits() {
+        // Every key's probe starts at the last slot and wraps around; half
+        // share their second word too, and differ only in their first.
+        let keys: Vec<[u32; 3]> = (0..40u32)
+            .map(|i| [i, if i % 2 == 0 { 7 } else { i }, u32::MAX])
+            .collect();
+        let mut index = TailIndex::default();
+        let mut tail = Vec::new();
+        for (at, key) in keys.iter().enumerate() {
+            assert_eq!(index.find(key, &tail), None);
+            tail.push(Record::new(
+                *key,
+                Seen {
+                    ordinal: at as u64,
+                    labels: 0,
+                },
+            ));
+            // Room for 8 only: the index grows on its own past that.
+            index.insert(key, at, &tail, 8);
+        }
+        assert!(index.slots.len() * 3 >= keys.len() * 4);
+        for (at, key) in keys.iter().enumerate() {
+            assert_eq!(index.find(key, &tail), Some(at));
+        }
+        assert_eq!(index.find(&[99, 7, u32::MAX], &tail), None);
+        assert_eq!(index.find(&[0, 7, 0], &tail), None);
     }
 
     #[test]
