@@ -6,7 +6,7 @@
 //! and `to_move` on every way of writing a move in sampled positions.
 
 use shakmaty::{
-    Bitboard, Board, Chess, Color, Move, Position, Rank, Role, Square, attacks,
+    Bitboard, Board, CastlingSide, Chess, Color, Move, Position, Rank, Role, Square, attacks,
     san::{San, SanError},
 };
 
@@ -40,7 +40,10 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
         promotion,
     } = san
     else {
-        return san.to_move(pos);
+        return match san {
+            San::Castle(side) => castle(pos, side),
+            _ => san.to_move(pos),
+        };
     };
     let board = pos.board();
     let turn = pos.turn();
@@ -103,6 +106,42 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
         (None, _) => Err(SanError::IllegalSan),
         (Some(_), Some(_)) => Err(SanError::AmbiguousSan),
     }
+}
+
+/// Castling on `side`, as shakmaty's `castling_moves` finds it: the rook
+/// castling keeps its right with, nothing on the squares between them and
+/// where they go, and no square the king passes or reaches attacked (with
+/// the king and the rook gone from theirs). shakmaty builds a list of
+/// moves to return one; this tests the same squares with `attackers`.
+#[inline(never)]
+fn castle(pos: &Chess, side: CastlingSide) -> Result<Move, SanError> {
+    let board = pos.board();
+    let turn = pos.turn();
+    let castles = pos.castles();
+    let Some(king) = board.king_of(turn) else {
+        return San::Castle(side).to_move(pos);
+    };
+    let Some(rook) = castles.rook(turn, side) else {
+        return Err(SanError::IllegalSan);
+    };
+    let occupied = board.occupied();
+    if (castles.path(turn, side) & occupied).any() {
+        return Err(SanError::IllegalSan);
+    }
+    let king_to = side.king_to(turn);
+    let after = occupied ^ king ^ rook ^ side.rook_to(turn);
+    if attackers(board, king_to, !turn, after).any() {
+        return Err(SanError::IllegalSan);
+    }
+    let without_king = occupied ^ king;
+    if attacks::between(king, king_to)
+        .with(king)
+        .into_iter()
+        .any(|sq| attackers(board, sq, !turn, without_king).any())
+    {
+        return Err(SanError::IllegalSan);
+    }
+    Ok(Move::Castle { king, rook })
 }
 
 /// The pieces of kind `role` of the side to move that reach `to`, the
@@ -272,13 +311,18 @@ mod tests {
     use crate::{board::replay::fen, read::lexer::Lexed};
     use shakmaty::fen::Fen;
 
-    /// Every SAN a move could be written as in `pos` (castling aside),
-    /// legal or not: each piece kind and target square, with and without
+    /// Every SAN a move could be written as in `pos`, legal or not: both
+    /// castlings, and each piece kind and target square, with and without
     /// `x`, bare or with the file, rank or square of each piece of its kind,
     /// with and without a promotion. Each must resolve as shakmaty resolves
     /// it. Returns how many were tried.
     fn probe(pos: &Chess) -> usize {
         let mut tried = 0;
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let san = San::Castle(side);
+            assert_eq!(to_move(san, pos), san.to_move(pos), "{} {san}", fen(pos));
+            tried += 1;
+        }
         for role in Role::ALL {
             let mut hints = vec![(None, None)];
             for square in pos.board().by_piece(role.of(pos.turn())) {
@@ -388,6 +432,42 @@ mod tests {
         ] {
             let san: San = san.parse().unwrap();
             assert_eq!(to_move(san, pawns).is_ok(), legal, "{san}");
+        }
+    }
+
+    #[test]
+    fn castling_agrees_with_shakmaty() {
+        let positions = [
+            // Both ways open.
+            ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 2),
+            // A bishop attacks f1, which the king passes: only O-O-O.
+            ("r3k2r/8/8/8/8/8/6b1/R3K2R w KQkq - 0 1", 1),
+            // A knight on b1, on the queen side's way (not the king's).
+            ("r3k2r/8/8/8/8/8/8/Rn2K2R w KQkq - 0 1", 1),
+            // In check: neither.
+            ("r3k2r/8/8/8/8/8/8/R3K2r w Qkq - 0 1", 0),
+            // g1, where the king goes, is attacked down the g-file.
+            ("r3k1r1/8/8/8/8/8/8/R3K2R w KQq - 0 1", 1),
+            // Black, with only the queen side's right.
+            ("r3k2r/8/8/8/8/8/8/R3K2R b Qq - 0 1", 1),
+            // Chess960: king on b1, rooks on a1 and g1, both ways open.
+            ("r4k1r/8/8/8/8/8/8/RK4R1 w AGah - 0 1", 2),
+            // Chess960: the king on f1 would go to g1, where its own rook
+            // stands and which the rook on g8 attacks once that rook has
+            // left: only O-O-O.
+            ("k5r1/8/8/8/8/8/8/4RKR1 w EG - 0 1", 1),
+        ];
+        for (fen, castlings) in positions {
+            let setup = fen.parse::<Fen>().unwrap();
+            let mode = shakmaty::CastlingMode::detect(setup.as_setup());
+            let pos: Chess = setup.into_position(mode).unwrap();
+            let mut legal = 0;
+            for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                let san = San::Castle(side);
+                assert_eq!(to_move(san, &pos), san.to_move(&pos), "{fen} {san}");
+                legal += usize::from(to_move(san, &pos).is_ok());
+            }
+            assert_eq!(legal, castlings, "{fen}");
         }
     }
 
