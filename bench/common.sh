@@ -16,13 +16,20 @@ need_peers() {
 
 # The corpus: every real file of the shared corpora, joined by blank lines,
 # at $work/corpus.pgn.
+# Stops, leaving the corpus of an earlier run as it was, when there are no
+# corpora to join.
 make_corpus() {
   need_apt zstd zstd
   corpus=$work/corpus.pgn
+  if [ ! -d "$corpora/master" ]; then
+    echo "no shared corpora at $corpora (set CORPORA)" >&2
+    exit 1
+  fi
   {
     zstd -dc "$corpora/master/gnuchess-book_1.02.pgn.zst"
     find "$corpora" -name '*.pgn' | LC_ALL=C sort | while read -r f; do printf '\n\n'; cat "$f"; done
-  } > "$corpus"
+  } > "$corpus.partial"
+  mv "$corpus.partial" "$corpus"
 }
 
 # Times two commands in turn (A B A B ...), one warm-up pair then $3 pairs,
