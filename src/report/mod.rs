@@ -261,9 +261,7 @@ impl GameResult {
             }
         }
     }
-}
 
-impl GameResult {
     /// The buffer its tag columns are in, for another game's.
     pub fn into_tag_text(self) -> String {
         self.tags.text
