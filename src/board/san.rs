@@ -108,11 +108,12 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
     }
 }
 
-/// Castling on `side`, as shakmaty's `castling_moves` finds it: the rook
-/// castling keeps its right with, nothing on the squares between them and
-/// where they go, and no square the king passes or reaches attacked (with
-/// the king and the rook gone from theirs). shakmaty builds a list of
-/// moves to return one; this tests the same squares with `attackers`.
+/// Castling on `side`, as shakmaty's `castling_moves` finds it: a rook
+/// that still holds the right on that side, nothing on the squares the
+/// king and the rook cross or reach, and no square the king stands on,
+/// passes or reaches attacked (the last with the king and the rook gone
+/// from theirs). shakmaty builds a list of moves to return one; this
+/// tests the same squares with `attackers`.
 #[inline(never)]
 fn castle(pos: &Chess, side: CastlingSide) -> Result<Move, SanError> {
     let board = pos.board();
