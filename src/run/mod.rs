@@ -585,6 +585,34 @@ fn count(config: &Config) -> Status {
     }
 }
 
+/// What each worker does with a game, by the run's settings; `spares`
+/// is where the writer gives the games' tag buffers back.
+fn task(config: &Config, spares: pipeline::Spares) -> pipeline::Task {
+    let judging = checks::Judging {
+        edition: config.edition,
+        search: config.search,
+        skip_variations: config.skip_variations,
+        header: checks::header::HeaderRules {
+            today: checks::header::latest_day(),
+            strict: config.strict_tags,
+        },
+        duplicates: !config.no_duplicates,
+        corrections: config.fix.is_some(),
+    };
+    pipeline::Task {
+        judging,
+        all_rows: config.games.is_some()
+            || config.html.is_some()
+            || config.trf.is_some()
+            || config.keep_results.is_some(),
+        fix: config
+            .fix
+            .is_some()
+            .then(|| Arc::new(config.selection.clone())),
+        spares,
+    }
+}
+
 /// Runs the audit described by `config`.
 pub fn run(config: &Config) -> Status {
     if config.count || config.count_lines {
@@ -631,29 +659,7 @@ pub fn run(config: &Config) -> Status {
         output::clean_up_on_signals();
         sink.report.summary.fixed = Some(Default::default());
     }
-    let judging = checks::Judging {
-        edition: config.edition,
-        search: config.search,
-        skip_variations: config.skip_variations,
-        header: checks::header::HeaderRules {
-            today: checks::header::latest_day(),
-            strict: config.strict_tags,
-        },
-        duplicates: !config.no_duplicates,
-        corrections: config.fix.is_some(),
-    };
-    let task = pipeline::Task {
-        judging,
-        all_rows: config.games.is_some()
-            || config.html.is_some()
-            || config.trf.is_some()
-            || config.keep_results.is_some(),
-        fix: config
-            .fix
-            .is_some()
-            .then(|| Arc::new(config.selection.clone())),
-        spares,
-    };
+    let task = task(config, spares);
     match &config.render {
         Some(render) => results::replay(render, config.game_offset, &tally.bytes, &mut |c| {
             sink.take(c)

@@ -216,6 +216,12 @@ impl TailIndex {
         ((u64::from(key[2]) * self.slots.len() as u64) >> 32) as usize
     }
 
+    /// The slot a probe reads after slot `p`: the next, the first after
+    /// the last.
+    fn after(&self, p: usize) -> usize {
+        if p + 1 == self.slots.len() { 0 } else { p + 1 }
+    }
+
     /// The place in `tail` of the record with `key`.
     fn find(&self, key: &[u32; 3], tail: &[Record]) -> Option<usize> {
         if self.slots.is_empty() {
@@ -231,7 +237,7 @@ impl TailIndex {
             if (slot >> 32) as u32 == key[1] && tail.get(at).is_some_and(|r| r.key() == *key) {
                 return Some(at);
             }
-            p = if p + 1 == self.slots.len() { 0 } else { p + 1 };
+            p = self.after(p);
         }
     }
 
@@ -251,7 +257,7 @@ impl TailIndex {
     fn put(&mut self, key: &[u32; 3], at: usize) {
         let mut p = self.home(key);
         while self.slots[p] != 0 {
-            p = if p + 1 == self.slots.len() { 0 } else { p + 1 };
+            p = self.after(p);
         }
         self.slots[p] = (u64::from(key[1]) << 32) | (at as u64 + 1);
     }
