@@ -226,6 +226,10 @@ pub struct Lexed {
     /// Find where games end and nothing else of their moves (`--count`):
     /// move tokens are skipped unread.
     pub skim: bool,
+    /// Every byte of movetext read by `scan_movetext`'s general loop, none
+    /// by `moves`: what the tests hold `moves` to.
+    #[cfg(test)]
+    general_only: bool,
     /// The last three mainline comments, oldest first, wherever they are
     /// (also after the termination marker): the number of moves before each
     /// and the byte range of its text. Servers write how a game ended and
@@ -974,7 +978,15 @@ impl Lexed {
     /// pgn-reader's `read_movetext`, with variations skipped as its
     /// `skip_variation` does.
     fn scan_movetext(&mut self, cur: &mut Cursor<'_>) {
-        while let Some(b) = cur.peek() {
+        loop {
+            #[cfg(test)]
+            let fast = !self.general_only;
+            #[cfg(not(test))]
+            let fast = true;
+            if fast && !self.skim && self.stop.is_none() && self.marker.is_none() {
+                self.moves(cur);
+            }
+            let Some(b) = cur.peek() else { break };
             let start = cur.pos;
             let line = cur.line;
             match b {
@@ -1057,6 +1069,72 @@ impl Lexed {
                 _ => self.token(cur, line, start),
             }
         }
+    }
+
+    /// The run of movetext most games are made of, in one loop that keeps
+    /// its place in registers: moves in the forms [`quick_san`] reads,
+    /// move numbers, blanks, and line breaks that neither end the game nor
+    /// start an escape line; each read as `scan_movetext` reads it. Stops,
+    /// not past it, at the first byte it leaves to `scan_movetext`. Only
+    /// for the mainline before its end (no stop, no marker) when moves are
+    /// read (not `skim`).
+    #[inline]
+    fn moves(&mut self, cur: &mut Cursor<'_>) {
+        let bytes = cur.bytes;
+        let (mut pos, mut line) = (cur.pos, cur.line);
+        while let Some(&b) = bytes.get(pos) {
+            match b {
+                b' ' => pos += 1,
+                b'\n' => {
+                    if matches!(bytes.get(pos + 1), Some(b'%' | b'[')) {
+                        break;
+                    }
+                    line += 1;
+                    pos += 1;
+                }
+                b'1'..=b'9' => {
+                    let mut at = pos + 1;
+                    let mut number = u32::from(b - b'0');
+                    while let Some(&digit @ b'0'..=b'9') = bytes.get(at) {
+                        number = number
+                            .saturating_mul(10)
+                            .saturating_add(u32::from(digit - b'0'));
+                        at += 1;
+                    }
+                    // A lone `1` before anything but a dot or a blank may
+                    // be a marker (`1-0`, `1/2-1/2`): `one` reads it.
+                    if at == pos + 1 && b == b'1' && !matches!(bytes.get(at), Some(b'.' | b' ')) {
+                        break;
+                    }
+                    while let Some(b'.' | b' ') = bytes.get(at) {
+                        at += 1;
+                    }
+                    self.numbers.push((self.sans.len(), number, line));
+                    pos = at;
+                }
+                _ => {
+                    let Some((san, n)) = quick_san(bytes.get(pos..).unwrap_or_default()) else {
+                        break;
+                    };
+                    let end = pos + n;
+                    let next = bytes.get(end).copied();
+                    if !next.is_none_or(is_token_end) {
+                        break;
+                    }
+                    self.sans.push(SanToken {
+                        san,
+                        line,
+                        start: pos,
+                        end,
+                        form: None,
+                        ep_mark: false,
+                    });
+                    pos = end + usize::from(next == Some(b' '));
+                }
+            }
+        }
+        cur.pos = pos;
+        cur.line = line;
     }
 
     /// A variation (`(` at `start`), skipped as pgn-reader skips it; the
@@ -1468,6 +1546,13 @@ fn split_tag(rest: &[u8]) -> Option<SplitTag> {
 /// answer.
 #[inline]
 fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanError> {
+    quick_san(rest).map_or_else(|| SanPlus::from_ascii_prefix(rest), Ok)
+}
+
+/// The forms of [`read_san`] read directly, and their length; `None`
+/// where shakmaty's reading is needed (which may be a move all the same).
+#[inline(always)]
+fn quick_san(rest: &[u8]) -> Option<(SanPlus, usize)> {
     // The first eight bytes as one word, zero past the end: no bounds to
     // check below, and a byte at a computed place is a shift, not a load.
     let word = match rest.first_chunk::<8>() {
@@ -1483,7 +1568,7 @@ fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanErro
     let from_file = byte(0).wrapping_sub(b'a');
     // `x` after neither a piece nor a file: shakmaty's reading.
     if piece.is_none() && takes && from_file >= 8 {
-        return SanPlus::from_ascii_prefix(rest);
+        return None;
     }
     // Where the square starts: after the piece, the file a pawn takes
     // from, and the `x`.
@@ -1501,7 +1586,7 @@ fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanErro
         || next == b'='
         || (!takes && (next == b'x' || next.wrapping_sub(b'a') < 8))
     {
-        return SanPlus::from_ascii_prefix(rest);
+        return None;
     }
     let suffix = match next {
         b'+' => Some(Suffix::Check),
@@ -1519,7 +1604,7 @@ fn read_san(rest: &[u8]) -> Result<(SanPlus, usize), shakmaty::san::ParseSanErro
         ),
         promotion: None,
     };
-    Ok((
+    Some((
         SanPlus { san, suffix },
         at + 2 + usize::from(suffix.is_some()),
     ))
@@ -1745,6 +1830,83 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Each game of `bytes` as a scan reads it (where it ends, its tags,
+    /// everything located), with `moves` or by the general loop alone.
+    fn games_read(bytes: &[u8], general_only: bool) -> Vec<String> {
+        let mut tags = Tags::default();
+        let mut lexed = Lexed {
+            general_only,
+            ..Lexed::default()
+        };
+        let (mut pos, mut line, mut games) = (0, 1, Vec::new());
+        loop {
+            let (start, lines) = skip_blanks(bytes, pos);
+            line += lines;
+            let Some(rest) = bytes.get(start..).filter(|r| !r.is_empty()) else {
+                return games;
+            };
+            pos = start + lexed.scan(rest, line, &mut tags).max(1);
+            line = lexed.end_line;
+            // The switch itself is not what is compared.
+            lexed.general_only = false;
+            games.push(format!("{pos} {lexed:?} {tags:?}"));
+            lexed.general_only = general_only;
+        }
+    }
+
+    #[test]
+    fn the_run_of_moves_reads_as_the_general_loop() {
+        let files = crate::testing::plain_pgn_files(&crate::testing::fixtures());
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state as usize
+        };
+        let pieces: [&[u8]; 24] = [
+            b"1", b"1.", b"12...", b"9", b" ", b"  ", b"\n", b"\r\n", b"\n%", b"\n[", b"e4",
+            b"Nf3+", b"exd5#", b"e8=Q", b"Ng1f3", b"O-O", b"0-0", b"1-0", b"1/2", b"*", b"!", b".",
+            b"x", b"\t",
+        ];
+        let mut games = 0;
+        for file in &files {
+            let bytes = std::fs::read(file).unwrap();
+            let read = games_read(&bytes, false);
+            assert_eq!(read, games_read(&bytes, true), "{}", file.display());
+            games += read.len();
+            for _ in 0..20 {
+                let mut edited = bytes.clone();
+                for _ in 0..6 {
+                    let at = next() % (edited.len() + 1);
+                    let piece = pieces[next() % pieces.len()];
+                    edited.splice(at..at, piece.iter().copied());
+                }
+                assert_eq!(
+                    games_read(&edited, false),
+                    games_read(&edited, true),
+                    "{}: {}",
+                    file.display(),
+                    String::from_utf8_lossy(&edited)
+                );
+            }
+        }
+        assert!(games > 100, "only {games} games");
+    }
+
+    #[test]
+    #[ignore = "reads ../shared/corpora; .ci/run runs it"]
+    fn the_run_of_moves_reads_as_the_general_loop_on_the_shared_corpora() {
+        let mut games = 0;
+        for file in crate::testing::plain_pgn_files(&crate::testing::corpora()) {
+            let bytes = std::fs::read(&file).unwrap();
+            let read = games_read(&bytes, false);
+            assert_eq!(read, games_read(&bytes, true), "{}", file.display());
+            games += read.len();
+        }
+        assert!(games > 10_000, "only {games} games");
     }
 
     #[test]
