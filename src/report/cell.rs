@@ -17,10 +17,15 @@ pub const CELL_MAX: usize = 1000;
 /// they are. `raw` leaves every cell as it is.
 pub fn cell(text: &str, raw: bool) -> Cow<'_, str> {
     let risky = |b: u8| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r');
-    let dashes = !text.is_empty() && text.bytes().all(|b| b == b'-');
+    let bytes = text.as_bytes();
+    // Printable ASCII and tabs hold no control character: most cells are
+    // told plain without decoding a character.
     let plain = text.len() <= CELL_MAX
-        && (dashes || !text.as_bytes().first().copied().is_some_and(risky))
-        && !text.chars().any(|c| c.is_control() && c != '\t');
+        && (!bytes.first().copied().is_some_and(risky) || bytes.iter().all(|&b| b == b'-'))
+        && (bytes
+            .iter()
+            .all(|&b| b == b'\t' || (b' '..=b'~').contains(&b))
+            || !text.chars().any(|c| c.is_control() && c != '\t'));
     if raw || plain {
         return Cow::Borrowed(text);
     }
