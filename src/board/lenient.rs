@@ -18,7 +18,7 @@
 //! `checks::moves` reports as `non-standard-san` with the standard form.
 
 use shakmaty::{
-    Chess, Move, Role, Square,
+    Bitboard, Chess, Move, Role, Square,
     san::{San, SanError},
     uci::UciMove,
 };
@@ -126,6 +126,22 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
         }
         to_move(less, pos).is_ok()
     };
+    // The pieces that could make the move: one written form is enough
+    // where it leaves exactly one of them.
+    if let Some(froms) = crate::board::san::legal_froms(san, pos) {
+        let one = |squares: Bitboard| (froms & squares).count() == 1;
+        let needless = match (file, rank) {
+            (None, None) => false,
+            (Some(_), None) => one(Bitboard::FULL),
+            (None, Some(_)) => one(Bitboard::FULL) || one(Bitboard::from_file(from.file())),
+            (Some(_), Some(_)) => {
+                one(Bitboard::FULL)
+                    || one(Bitboard::from_file(from.file()))
+                    || one(Bitboard::from_rank(from.rank()))
+            }
+        };
+        return needless.then_some(Form::Disambiguation);
+    }
     let needless = match (file, rank) {
         (None, None) => false,
         (Some(_), None) => enough(None, None),

@@ -68,22 +68,7 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
     {
         return Err(SanError::IllegalSan);
     }
-    let mut from = reach(pos, role, capture, to, king);
-    // In check, a piece other than the king must take the one checking
-    // piece or step between it and the king.
-    // The checkers are looked for only when some piece reaches the square.
-    if role != Role::King && from.any() {
-        let checkers = attackers(board, king, !turn, occupied);
-        if checkers.any() {
-            let answers = match checkers.single_square() {
-                Some(checker) => attacks::between(king, checker).with(checker),
-                None => Bitboard::EMPTY,
-            };
-            if !answers.contains(to) {
-                from = Bitboard::EMPTY;
-            }
-        }
-    }
+    let mut from = movers(pos, role, capture, to, king);
     if let Some(file) = file {
         from &= Bitboard::from_file(file);
     }
@@ -106,6 +91,53 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
         (None, _) => Err(SanError::IllegalSan),
         (Some(_), Some(_)) => Err(SanError::AmbiguousSan),
     }
+}
+
+/// The squares of the pieces that can legally make the move `san` names,
+/// whatever from-file or rank it is written with: for a `san` that
+/// [`to_move`] resolves (its square, capture mark and promotion are
+/// right), to tell which from-file or rank it needs. `None` for castling
+/// and where [`to_move`] leaves the move to shakmaty.
+pub fn legal_froms(san: San, pos: &Chess) -> Option<Bitboard> {
+    let San::Normal {
+        role, capture, to, ..
+    } = san
+    else {
+        return None;
+    };
+    let board = pos.board();
+    let turn = pos.turn();
+    let king = board.king_of(turn)?;
+    if role == Role::Pawn && capture && !board.occupied().contains(to) {
+        return None;
+    }
+    let mut from = movers(pos, role, capture, to, king);
+    unpin(board, turn, king, to, &mut from);
+    Some(from)
+}
+
+/// The pieces of kind `role` that reach `to` ([`reach`]) and may go there
+/// as far as a check on their king says: in check, a piece other than the
+/// king must take the one checking piece or step between it and the king.
+/// Pins are not looked at.
+#[inline(always)]
+fn movers(pos: &Chess, role: Role, capture: bool, to: Square, king: Square) -> Bitboard {
+    let board = pos.board();
+    let from = reach(pos, role, capture, to, king);
+    // The checkers are looked for only when some piece reaches the square.
+    if role != Role::King && from.any() {
+        let checkers = attackers(board, king, !pos.turn(), board.occupied());
+        if checkers.any() {
+            let answers = match checkers.single_square() {
+                Some(checker) => attacks::between(king, checker).with(checker),
+                None => Bitboard::EMPTY,
+            };
+            if !answers.contains(to) {
+                return Bitboard::EMPTY;
+            }
+        }
+    }
+    from
 }
 
 /// Castling on `side`, as shakmaty's `castling_moves` finds it: a rook
@@ -353,7 +385,13 @@ mod tests {
                                 to,
                                 promotion,
                             };
-                            assert_eq!(to_move(san, pos), san.to_move(pos), "{} {san}", fen(pos));
+                            let resolved = to_move(san, pos);
+                            assert_eq!(resolved, san.to_move(pos), "{} {san}", fen(pos));
+                            if role != Role::Pawn
+                                && let Ok(m) = resolved
+                            {
+                                assert_standard_form_told(pos, san, m);
+                            }
                             tried += 1;
                         }
                     }
@@ -600,6 +638,28 @@ mod tests {
             }
         }
         (moves, tried)
+    }
+
+    /// `lenient::resolve` says a piece's move `san`, which names `m`, is
+    /// written in a form other than the standard one exactly where its
+    /// from-file and rank are not those of shakmaty's SAN of `m`.
+    fn assert_standard_form_told(pos: &Chess, san: San, m: Move) {
+        let (
+            San::Normal { file, rank, .. },
+            San::Normal {
+                file: f, rank: r, ..
+            },
+        ) = (san, San::from_move(pos, m))
+        else {
+            panic!("{} {san}: not a piece's move", fen(pos));
+        };
+        let form = ((file, rank) != (f, r)).then_some(crate::read::notation::Form::Disambiguation);
+        assert_eq!(
+            crate::board::lenient::resolve(san, pos),
+            Ok((m, form)),
+            "{} {san}",
+            fen(pos)
+        );
     }
 
     #[test]
