@@ -226,8 +226,9 @@ pub struct Lexed {
     /// Find where games end and nothing else of their moves (`--count`):
     /// move tokens are skipped unread.
     pub skim: bool,
-    /// Every byte of movetext read by `scan_movetext`'s general loop, none
-    /// by `moves`: what the tests hold `moves` to.
+    /// Every byte read by the general loops of `scan_movetext` and
+    /// `scan_tags`, none by `moves` or as a `plain_tag`: what the tests
+    /// hold those to.
     #[cfg(test)]
     general_only: bool,
     /// The last three mainline comments, oldest first, wherever they are
@@ -802,6 +803,27 @@ impl Lexed {
             }
             let line_start = cur.pos;
             let line = cur.line;
+            #[cfg(test)]
+            let fast = !self.general_only;
+            #[cfg(not(test))]
+            let fast = true;
+            if fast && let Some(plain) = plain_tag(cur.rest()) {
+                let name = (line_start + 1, line_start + 1 + plain.name);
+                let value = (name.1 + 2, line_start + plain.quote);
+                self.names.push(name);
+                if !self.skim {
+                    let bytes = cur.bytes;
+                    tags.push(
+                        bytes.get(name.0..name.1).unwrap_or_default(),
+                        bytes.get(value.0..value.1).unwrap_or_default(),
+                    );
+                    self.tag_lines.push(line);
+                    self.tag_values.push(value);
+                }
+                cur.skip(plain.quote + 2);
+                blank_before = cur.skip_whitespace(false) >= 2;
+                continue;
+            }
             cur.skip(1);
             let rest = cur.rest();
             let Some(delim) = memchr::memchr3(b'"', b'\n', b']', rest) else {
@@ -1444,6 +1466,35 @@ impl Lexed {
     }
 }
 
+/// A tag line in the form nearly every tag is written in, `[Name "value"]`
+/// (a name of letters, digits and `_`, one blank, a value with no escape
+/// and no line break, `]` right after its closing quote): the name's
+/// length and where the closing quote stands, from the `[`. `scan_tags`
+/// reads it as it reads any tag line, without looking for what else a tag
+/// line may hold.
+struct PlainTag {
+    name: usize,
+    quote: usize,
+}
+
+#[inline]
+fn plain_tag(line: &[u8]) -> Option<PlainTag> {
+    let name = line
+        .get(1..)?
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_'))?;
+    let open = 1 + name;
+    if name == 0 || line.get(open..open + 2)? != b" \"" {
+        return None;
+    }
+    let value = line.get(open + 2..)?;
+    let end = memchr::memchr3(b'"', b'\\', b'\n', value)?;
+    (value[end] == b'"' && value.get(end + 1) == Some(&b']')).then_some(PlainTag {
+        name,
+        quote: open + 2 + end,
+    })
+}
+
 /// A tag pair split over lines, as offsets from after its `[`.
 struct SplitTag {
     name: (usize, usize),
@@ -1833,7 +1884,8 @@ mod tests {
     }
 
     /// Each game of `bytes` as a scan reads it (where it ends, its tags,
-    /// everything located), with `moves` or by the general loop alone.
+    /// everything located), with the fast paths or by the general loops
+    /// alone.
     fn games_read(bytes: &[u8], general_only: bool) -> Vec<String> {
         let mut tags = Tags::default();
         let mut lexed = Lexed {
@@ -1857,7 +1909,7 @@ mod tests {
     }
 
     #[test]
-    fn the_run_of_moves_reads_as_the_general_loop() {
+    fn the_fast_paths_read_as_the_general_loops() {
         let files = crate::testing::plain_pgn_files(&crate::testing::fixtures());
         let mut state = 0x9e37_79b9_7f4a_7c15_u64;
         let mut next = move || {
@@ -1866,10 +1918,37 @@ mod tests {
             state ^= state << 17;
             state as usize
         };
-        let pieces: [&[u8]; 24] = [
-            b"1", b"1.", b"12...", b"9", b" ", b"  ", b"\n", b"\r\n", b"\n%", b"\n[", b"e4",
-            b"Nf3+", b"exd5#", b"e8=Q", b"Ng1f3", b"O-O", b"0-0", b"1-0", b"1/2", b"*", b"!", b".",
-            b"x", b"\t",
+        let pieces: [&[u8]; 30] = [
+            b"\"",
+            b"\\",
+            b"]",
+            b"_",
+            b"[Site \"x\"]\n",
+            b"\n\n[Event \"?\"]\n",
+            b"1",
+            b"1.",
+            b"12...",
+            b"9",
+            b" ",
+            b"  ",
+            b"\n",
+            b"\r\n",
+            b"\n%",
+            b"\n[",
+            b"e4",
+            b"Nf3+",
+            b"exd5#",
+            b"e8=Q",
+            b"Ng1f3",
+            b"O-O",
+            b"0-0",
+            b"1-0",
+            b"1/2",
+            b"*",
+            b"!",
+            b".",
+            b"x",
+            b"\t",
         ];
         let mut games = 0;
         for file in &files {
@@ -1898,7 +1977,7 @@ mod tests {
 
     #[test]
     #[ignore = "reads ../shared/corpora; .ci/run runs it"]
-    fn the_run_of_moves_reads_as_the_general_loop_on_the_shared_corpora() {
+    fn the_fast_paths_read_as_the_general_loops_on_the_shared_corpora() {
         let mut games = 0;
         for file in crate::testing::plain_pgn_files(&crate::testing::corpora()) {
             let bytes = std::fs::read(&file).unwrap();
