@@ -117,17 +117,8 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
     let from = m.from()?;
     // Less than what was written, in PGN's order of preference: nothing,
     // the file, the rank. If one of them is enough, what was written is
-    // not the standard form. (Cheap resolutions, instead of building the
-    // canonical SAN for every such move.)
-    let enough = |less_file, less_rank| {
-        let mut less = san;
-        if let San::Normal { file, rank, .. } = &mut less {
-            (*file, *rank) = (less_file, less_rank);
-        }
-        to_move(less, pos).is_ok()
-    };
-    // The pieces that could make the move: one written form is enough
-    // where it leaves exactly one of them.
+    // not the standard form: where it leaves exactly one of the pieces
+    // that could make the move.
     if let Some(froms) = crate::board::san::legal_froms(san, pos) {
         let one = |squares: Bitboard| (froms & squares).count() == 1;
         let needless = match (file, rank) {
@@ -142,6 +133,15 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
         };
         return needless.then_some(Form::Disambiguation);
     }
+    // Without a king on the board (`legal_froms` leaves such a position
+    // to shakmaty), each shorter form is resolved.
+    let enough = |less_file, less_rank| {
+        let mut less = san;
+        if let San::Normal { file, rank, .. } = &mut less {
+            (*file, *rank) = (less_file, less_rank);
+        }
+        to_move(less, pos).is_ok()
+    };
     let needless = match (file, rank) {
         (None, None) => false,
         (Some(_), None) => enough(None, None),
