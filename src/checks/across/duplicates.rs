@@ -8,7 +8,7 @@
 //! [`RawGame::fingerprint`]: crate::read::game::RawGame::fingerprint
 
 use super::{
-    check::{Across, Seen},
+    check::{Across, Seen, trim},
     fingerprints::{self, Fingerprints},
     rounds::{self, Rounds},
 };
@@ -193,7 +193,7 @@ impl Labels {
     fn of(game: &Seen<'_>) -> Labels {
         let mut packed = result_code(game.result);
         for (i, value) in [game.event, game.date, game.round].into_iter().enumerate() {
-            let bits = (rounds::key(0, &[super::trim(value)]) & 0x7F) as u32;
+            let bits = (rounds::key(0, &[trim(value)]) & 0x7F) as u32;
             packed |= bits << (3 + 7 * i);
         }
         Labels(packed)

@@ -36,7 +36,7 @@ use std::collections::VecDeque;
 use hashbrown::{HashMap, HashSet};
 
 use super::{
-    check::{Across, Seen},
+    check::{Across, Seen, trim},
     duplicates::place,
 };
 use crate::finding::{Finding, Kind};
@@ -126,7 +126,7 @@ pub struct Identity {
 /// A FIDE ID tag's value as a number: digits only, not 0 (`invalid-fide-id`
 /// judges the others).
 fn fide_id(value: &str) -> Option<u32> {
-    let value = super::trim(value);
+    let value = trim(value);
     if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -135,7 +135,7 @@ fn fide_id(value: &str) -> Option<u32> {
 
 /// A rating tag's value (`WhiteElo`, `BlackElo`), 0 when it gives none.
 fn elo(value: &str) -> u16 {
-    super::trim(value).parse().unwrap_or(0)
+    trim(value).parse().unwrap_or(0)
 }
 
 /// A rating in a message.
@@ -149,7 +149,7 @@ fn rating(elo: u16) -> String {
 
 /// A tag value that names nobody.
 fn unnamed(name: &str) -> bool {
-    crate::checks::header::unknown(super::trim(name).as_bytes())
+    crate::checks::header::unknown(trim(name).as_bytes())
 }
 
 /// Keeps `name` cut to `NAME_MAX` bytes in `names`: its range.
@@ -206,11 +206,11 @@ impl Identity {
     /// the event is not known or has no rounds (Round `-`, PGN 8.1.1.4:
     /// a casual or online game).
     fn event(&mut self, game: &Seen<'_>) -> Option<&mut Event> {
-        let event = super::trim(game.event);
-        if unnamed(event) || super::trim(game.round) == "-" {
+        let event = trim(game.event);
+        if unnamed(event) || trim(game.round) == "-" {
             return None;
         }
-        let year = super::trim(game.date).get(..4).unwrap_or_default();
+        let year = trim(game.date).get(..4).unwrap_or_default();
         // Archives hold an event's games together: most games are of the
         // event before them.
         if self.last_event.0 == event && self.last_event.1 == year && !self.events.is_empty() {
@@ -395,7 +395,7 @@ impl Across for Identity {
         // Each player named (the workers folded the names of those who
         // are): the name as written, and folded.
         let named = [0, 1].map(|side| {
-            let name = super::trim([game.white, game.black][side]);
+            let name = trim([game.white, game.black][side]);
             game.folded[side].map(|folded| (name, folded))
         });
         if named == [None, None] {

@@ -16,20 +16,6 @@ pub mod tournament;
 
 pub use self::check::{Across, Seen};
 
-/// `value` without white space at either end, as [`str::trim`] cuts it;
-/// a value that begins and ends with a printable ASCII byte, as almost
-/// every tag value does, is returned without decoding a character.
-#[inline]
-pub fn trim(value: &str) -> &str {
-    let bytes = value.as_bytes();
-    let kept = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_graphic());
-    if kept(bytes.first()) && kept(bytes.last()) {
-        value
-    } else {
-        value.trim()
-    }
-}
-
 /// The run-wide checks of a run.
 #[derive(Debug, Default)]
 pub struct AcrossGames {
@@ -87,24 +73,5 @@ impl AcrossGames {
             .unwrap_or_default();
         trouble.extend(self.identity.iter().flat_map(identity::Identity::trouble));
         trouble
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn trim_cuts_what_str_trim_cuts() {
-        let ends = [
-            "", " ", "\t", "\u{b}", "\u{c}", "\r\n", "\u{85}", "\u{a0}", "\u{3000}", "\u{2028}",
-            "é", "a", "~", "\u{1}",
-        ];
-        for left in ends {
-            for middle in ["", "Carlsen, Magnus", "x", "\u{a0}", " b "] {
-                for right in ends {
-                    let value = format!("{left}{middle}{right}");
-                    assert_eq!(super::trim(&value), value.trim(), "{value:?}");
-                }
-            }
-        }
     }
 }
