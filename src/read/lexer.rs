@@ -1758,24 +1758,34 @@ mod tests {
         lexed
     }
 
-    /// Game ends of `bytes` as a scan finds them, skimming or not.
-    fn game_ends(bytes: &[u8], skim: bool) -> Vec<(usize, u64)> {
+    /// Scans `bytes` game by game with `lexed`, as a run reads an input,
+    /// telling `each` where each game ends (offset) and what it read.
+    fn each_game(bytes: &[u8], mut lexed: Lexed, mut each: impl FnMut(usize, &mut Lexed, &Tags)) {
         let mut tags = Tags::default();
-        let mut lexed = Lexed {
-            skim,
-            ..Lexed::default()
-        };
-        let (mut pos, mut line, mut ends) = (0, 1, Vec::new());
+        let (mut pos, mut line) = (0, 1);
         loop {
             let (start, lines) = skip_blanks(bytes, pos);
             line += lines;
             let Some(rest) = bytes.get(start..).filter(|r| !r.is_empty()) else {
-                return ends;
+                return;
             };
             pos = start + lexed.scan(rest, line, &mut tags).max(1);
             line = lexed.end_line;
-            ends.push((pos, line));
+            each(pos, &mut lexed, &tags);
         }
+    }
+
+    /// Game ends of `bytes` as a scan finds them, skimming or not.
+    fn game_ends(bytes: &[u8], skim: bool) -> Vec<(usize, u64)> {
+        let mut ends = Vec::new();
+        let lexed = Lexed {
+            skim,
+            ..Lexed::default()
+        };
+        each_game(bytes, lexed, |pos, lexed, _| {
+            ends.push((pos, lexed.end_line))
+        });
+        ends
     }
 
     /// Skimming (cutting blocks, counting) ends games exactly where reading
@@ -1887,25 +1897,18 @@ mod tests {
     /// everything located), with the fast paths or by the general loops
     /// alone.
     fn games_read(bytes: &[u8], general_only: bool) -> Vec<String> {
-        let mut tags = Tags::default();
-        let mut lexed = Lexed {
+        let mut games = Vec::new();
+        let lexed = Lexed {
             general_only,
             ..Lexed::default()
         };
-        let (mut pos, mut line, mut games) = (0, 1, Vec::new());
-        loop {
-            let (start, lines) = skip_blanks(bytes, pos);
-            line += lines;
-            let Some(rest) = bytes.get(start..).filter(|r| !r.is_empty()) else {
-                return games;
-            };
-            pos = start + lexed.scan(rest, line, &mut tags).max(1);
-            line = lexed.end_line;
+        each_game(bytes, lexed, |pos, lexed, tags| {
             // The switch itself is not what is compared.
             lexed.general_only = false;
             games.push(format!("{pos} {lexed:?} {tags:?}"));
             lexed.general_only = general_only;
-        }
+        });
+        games
     }
 
     #[test]
