@@ -19,13 +19,16 @@ pub fn cell(text: &str, raw: bool) -> Cow<'_, str> {
     let risky = |b: u8| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r');
     let bytes = text.as_bytes();
     // Printable ASCII and tabs hold no control character: most cells are
-    // told plain without decoding a character.
+    // told plain without decoding a character (every byte tested, without
+    // stopping at the first that fails, which runs many bytes a step).
+    let printable = |bytes: &[u8]| {
+        bytes.iter().fold(true, |all, &b| {
+            all & (b == b'\t' || b.wrapping_sub(b' ') < 95)
+        })
+    };
     let plain = text.len() <= CELL_MAX
         && (!bytes.first().copied().is_some_and(risky) || bytes.iter().all(|&b| b == b'-'))
-        && (bytes
-            .iter()
-            .all(|&b| b == b'\t' || (b' '..=b'~').contains(&b))
-            || !text.chars().any(|c| c.is_control() && c != '\t'));
+        && (printable(bytes) || !text.chars().any(|c| c.is_control() && c != '\t'));
     if raw || plain {
         return Cow::Borrowed(text);
     }

@@ -777,6 +777,7 @@ mod tests {
             ("\tx", "'\tx"),
             ("\r=1", "\u{fffd}=1"),
             ("a\x00b\x1bc\u{85}d", "a\u{fffd}b\u{fffd}c\u{fffd}d"),
+            ("~ a\x7f", "~ a\u{fffd}"),
             ("1-0", "1-0"),
             ("e4\te5", "e4\te5"),
             ("", ""),
