@@ -125,11 +125,20 @@ pub struct Replay {
 }
 
 /// Adds a move as resolved to a running hash of moves, in two 64-bit lanes.
+/// A move's code is its origin (64 for a drop), its target (a castling
+/// king's rook), its promotion and whether it castles, told by one match.
 fn hash_move(hash: u128, m: &Move) -> u128 {
-    let code = m.from().map_or(64, u64::from)
-        | u64::from(m.to()) << 8
-        | m.promotion().map_or(0, |r| r as u64) << 16
-        | u64::from(m.is_castle()) << 24;
+    let code = match *m {
+        Move::Normal {
+            from,
+            to,
+            promotion,
+            ..
+        } => u64::from(from) | u64::from(to) << 8 | promotion.map_or(0, |r| r as u64) << 16,
+        Move::EnPassant { from, to } => u64::from(from) | u64::from(to) << 8,
+        Move::Castle { king, rook } => u64::from(king) | u64::from(rook) << 8 | 1 << 24,
+        Move::Put { to, .. } => 64 | u64::from(to) << 8,
+    };
     let (lo, hi) = (hash as u64, (hash >> 64) as u64);
     let lo = (lo ^ code)
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -314,6 +323,51 @@ mod tests {
             replay(&Chess::default(), &lexed.sans, &mut Unobserved, false),
             lexed,
         )
+    }
+
+    /// The code `hash_move` folds in, as `Move`'s accessors tell it.
+    #[test]
+    fn a_move_is_coded_as_its_accessors_tell_it() {
+        let code = |m: &Move| hash_move(0, m);
+        let told = |m: &Move| {
+            let code = m.from().map_or(64, u64::from)
+                | u64::from(m.to()) << 8
+                | m.promotion().map_or(0, |r| r as u64) << 16
+                | u64::from(m.is_castle()) << 24;
+            hash_move_code(code)
+        };
+        let mut moves = vec![Move::Put {
+            role: shakmaty::Role::Knight,
+            to: shakmaty::Square::E4,
+        }];
+        for fen in [
+            "4k3/1P6/8/3pP3/8/8/8/R3K2R w KQ d6 0 1",
+            "r3k2r/8/8/8/3pP3/8/1p6/4K3 b kq e3 0 1",
+        ] {
+            let setup: Fen = fen.parse().unwrap();
+            let pos: Chess = setup
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            moves.extend(pos.legal_moves());
+        }
+        for kind in ["promotion", "en passant", "castle"] {
+            let any = moves.iter().any(|m| match kind {
+                "promotion" => m.is_promotion(),
+                "en passant" => m.is_en_passant(),
+                _ => m.is_castle(),
+            });
+            assert!(any, "no {kind} among the moves");
+        }
+        for m in &moves {
+            assert_eq!(code(m), told(m), "{m:?}");
+        }
+    }
+
+    /// What `hash_move` makes of a code from an empty hash.
+    fn hash_move_code(code: u64) -> u128 {
+        let lo = code.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        let hi = code.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        u128::from(lo) | u128::from(hi) << 64
     }
 
     #[test]
