@@ -125,10 +125,21 @@ pub struct Replay {
 }
 
 /// Adds a move as resolved to a running hash of moves, in two 64-bit lanes.
-/// A move's code is its origin (64 for a drop), its target (a castling
-/// king's rook), its promotion and whether it castles, told by one match.
 fn hash_move(hash: u128, m: &Move) -> u128 {
-    let code = match *m {
+    let code = move_code(m);
+    let (lo, hi) = (hash as u64, (hash >> 64) as u64);
+    let lo = (lo ^ code)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .rotate_left(29);
+    let hi = (hi.rotate_left(31) ^ code).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    u128::from(lo) | u128::from(hi) << 64
+}
+
+/// A move's code in the hash: its origin (64 for a drop), its target (for
+/// castling, the rook's square), its promotion and whether it castles,
+/// told by one match on the move.
+fn move_code(m: &Move) -> u64 {
+    match *m {
         Move::Normal {
             from,
             to,
@@ -138,13 +149,7 @@ fn hash_move(hash: u128, m: &Move) -> u128 {
         Move::EnPassant { from, to } => u64::from(from) | u64::from(to) << 8,
         Move::Castle { king, rook } => u64::from(king) | u64::from(rook) << 8 | 1 << 24,
         Move::Put { to, .. } => 64 | u64::from(to) << 8,
-    };
-    let (lo, hi) = (hash as u64, (hash >> 64) as u64);
-    let lo = (lo ^ code)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .rotate_left(29);
-    let hi = (hi.rotate_left(31) ^ code).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    u128::from(lo) | u128::from(hi) << 64
+    }
 }
 
 /// Plays `moves` from `start` until one is not legal, telling `observer`
@@ -325,16 +330,15 @@ mod tests {
         )
     }
 
-    /// The code `hash_move` folds in, as `Move`'s accessors tell it.
+    /// A move's code is what `Move`'s accessors tell of it, for every kind
+    /// of move.
     #[test]
     fn a_move_is_coded_as_its_accessors_tell_it() {
-        let code = |m: &Move| hash_move(0, m);
         let told = |m: &Move| {
-            let code = m.from().map_or(64, u64::from)
+            m.from().map_or(64, u64::from)
                 | u64::from(m.to()) << 8
                 | m.promotion().map_or(0, |r| r as u64) << 16
-                | u64::from(m.is_castle()) << 24;
-            hash_move_code(code)
+                | u64::from(m.is_castle()) << 24
         };
         let mut moves = vec![Move::Put {
             role: shakmaty::Role::Knight,
@@ -350,24 +354,16 @@ mod tests {
                 .unwrap();
             moves.extend(pos.legal_moves());
         }
-        for kind in ["promotion", "en passant", "castle"] {
-            let any = moves.iter().any(|m| match kind {
-                "promotion" => m.is_promotion(),
-                "en passant" => m.is_en_passant(),
-                _ => m.is_castle(),
-            });
-            assert!(any, "no {kind} among the moves");
+        for (kind, is) in [
+            ("promotion", Move::is_promotion as fn(Move) -> bool),
+            ("en passant", Move::is_en_passant),
+            ("castle", Move::is_castle),
+        ] {
+            assert!(moves.iter().any(|&m| is(m)), "no {kind} among the moves");
         }
         for m in &moves {
-            assert_eq!(code(m), told(m), "{m:?}");
+            assert_eq!(move_code(m), told(m), "{m:?}");
         }
-    }
-
-    /// What `hash_move` makes of a code from an empty hash.
-    fn hash_move_code(code: u64) -> u128 {
-        let lo = code.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-        let hi = code.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        u128::from(lo) | u128::from(hi) << 64
     }
 
     #[test]
