@@ -778,18 +778,41 @@ impl Lexed {
         let name = (base + split.name.0, base + split.name.1);
         self.names.push(name);
         let bytes = cur.bytes;
-        let value = bytes.get(base + split.value.0..base + split.value.1);
-        tags.push(
-            bytes.get(name.0..name.1).unwrap_or_default(),
-            &crate::read::pgn::unescape(value.unwrap_or_default()),
-        );
+        let value = (base + split.value.0, base + split.value.1);
+        let text = crate::read::pgn::unescape(bytes.get(value.0..value.1).unwrap_or_default());
+        let name = bytes.get(name.0..name.1).unwrap_or_default();
         for _ in 0..split.end {
             cur.bump();
         }
         self.split_tags.push((line, cur.line, self.tag_lines.len()));
+        self.keep_tag(tags, name, &text, line, value);
+    }
+
+    /// Keeps a tag pair read on `line`: its name and its value's text
+    /// (escapes decoded) in `tags`, and where the value stands in the
+    /// game's bytes.
+    #[inline]
+    fn keep_tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        text: &[u8],
+        line: u64,
+        value: (usize, usize),
+    ) {
+        tags.push(name, text);
         self.tag_lines.push(line);
-        self.tag_values
-            .push((base + split.value.0, base + split.value.1));
+        self.tag_values.push(value);
+    }
+
+    /// Whether the fast paths (`moves`, `plain_tag`) are taken: always, but
+    /// in the tests that hold them to the general loops.
+    #[inline(always)]
+    fn fast_paths(&self) -> bool {
+        #[cfg(test)]
+        return !self.general_only;
+        #[cfg(not(test))]
+        true
     }
 
     /// pgn-reader's `read_tags` and `skip_ket`. Returns false when the tags
@@ -803,22 +826,17 @@ impl Lexed {
             }
             let line_start = cur.pos;
             let line = cur.line;
-            #[cfg(test)]
-            let fast = !self.general_only;
-            #[cfg(not(test))]
-            let fast = true;
-            if fast && let Some(plain) = plain_tag(cur.rest()) {
+            if self.fast_paths()
+                && let Some(plain) = plain_tag(cur.rest())
+            {
                 let name = (line_start + 1, line_start + 1 + plain.name);
                 let value = (name.1 + 2, line_start + plain.quote);
                 self.names.push(name);
                 if !self.skim {
                     let bytes = cur.bytes;
-                    tags.push(
-                        bytes.get(name.0..name.1).unwrap_or_default(),
-                        bytes.get(value.0..value.1).unwrap_or_default(),
-                    );
-                    self.tag_lines.push(line);
-                    self.tag_values.push(value);
+                    let text = bytes.get(value.0..value.1).unwrap_or_default();
+                    let name = bytes.get(name.0..name.1).unwrap_or_default();
+                    self.keep_tag(tags, name, text, line, value);
                 }
                 cur.skip(plain.quote + 2);
                 blank_before = cur.skip_whitespace(false) >= 2;
@@ -875,9 +893,8 @@ impl Lexed {
             let name = bytes.get(name_range.0..name_range.1).unwrap_or_default();
             // Where games end does not depend on tag values (`skim`).
             if !self.skim {
-                tags.push(name, &crate::read::pgn::unescape(value));
-                self.tag_lines.push(line);
-                self.tag_values.push((value_start, value_end));
+                let text = crate::read::pgn::unescape(value);
+                self.keep_tag(tags, name, &text, line, (value_start, value_end));
             }
             if let Some(problem) = problem {
                 self.bad(problem, line, line_start);
@@ -1001,11 +1018,7 @@ impl Lexed {
     /// `skip_variation` does.
     fn scan_movetext(&mut self, cur: &mut Cursor<'_>) {
         loop {
-            #[cfg(test)]
-            let fast = !self.general_only;
-            #[cfg(not(test))]
-            let fast = true;
-            if fast && !self.skim && self.stop.is_none() && self.marker.is_none() {
+            if self.fast_paths() && !self.skim && self.stop.is_none() && self.marker.is_none() {
                 self.moves(cur);
             }
             let Some(b) = cur.peek() else { break };
