@@ -4,7 +4,8 @@
 # aarch64, with maturin and zig from PyPI, into target/wheels, and checks
 # each one's platform tag with auditwheel. The aarch64 build needs the
 # target's standard library (`rustup target add aarch64-unknown-linux-gnu`).
-# WHEEL_PROFILE names the cargo profile (default: release; .ci/run tests a
+# WHEEL_PROFILE names the cargo profile (default: wheel, the release build
+# with panics that unwind, as Python needs them; .ci/run tests a
 # wheel-test build, see Cargo.toml).
 #
 #   scripts/build_wheels.sh [TARGET...]   (default: both)
@@ -20,7 +21,7 @@ for target in "${targets[@]}"; do
   arch=${target%%-*}
   rm -f target/wheels/pgn_arbiter-*"$arch".whl
   # maturin finds zig through the python on PATH.
-  PATH=$tools/bin:$PATH maturin build --quiet --profile "${WHEEL_PROFILE:-release}" --locked --zig \
+  PATH=$tools/bin:$PATH maturin build --quiet --profile "${WHEEL_PROFILE:-wheel}" --locked --zig \
     --compatibility manylinux2014 --target "$target" --out target/wheels
   wheel=$(ls target/wheels/pgn_arbiter-"$version"-cp39-abi3-manylinux2014_"$arch".*.whl)
   "$tools/bin/auditwheel" show "$wheel" | tee target/wheels/"$arch".auditwheel

@@ -248,10 +248,9 @@ pub fn clean_up_on_signals() {
         };
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                // Held until the exit, so that no file is renamed meanwhile.
                 let paths = pending();
-                for path in paths.iter() {
-                    let _ = fs::remove_file(path);
-                }
+                remove_all(&paths);
                 eprintln!(
                     "pgn-arbiter: interrupted; no report file was written (previous reports are unchanged)"
                 );
@@ -263,6 +262,32 @@ pub fn clean_up_on_signals() {
 
 #[cfg(not(unix))]
 pub fn clean_up_on_signals() {}
+
+fn remove_all(paths: &[PathBuf]) {
+    for path in paths {
+        let _ = fs::remove_file(path);
+    }
+}
+
+/// On a panic, removes the temporary report files once the panic is told.
+/// The binary is built with `panic = "abort"` (Cargo.toml): a panic ends
+/// the process at once, with nothing dropped, so no temporary file would be
+/// removed otherwise. A panic while the list is held (renaming) leaves it.
+pub fn remove_partials_on_panic() {
+    let told = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        told(info);
+        let paths = match PENDING.try_lock() {
+            Ok(paths) => paths,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        };
+        if !paths.is_empty() {
+            remove_all(&paths);
+            eprintln!("pgn-arbiter: no report file was written (previous reports are unchanged)");
+        }
+    }));
+}
 
 /// Follows symlinks (even one to a file not yet there) to the path a
 /// write would reach.
