@@ -359,6 +359,21 @@ fn command<'a>(comment: &'a [u8], name: &[u8; 4]) -> Option<&'a [u8]> {
 /// fraction (its tenths kept, cut down or, if `round`, rounded by the
 /// hundredths).
 fn time_tenths(rest: &[u8], min_fields: u32, round: bool) -> Option<u32> {
+    // The form most clocks are written in, `H:MM:SS` ended by what ends a
+    // time (lichess's `[%clk 0:03:21]`), read at once: as `time_fields`
+    // reads it, which `a_clock_is_read_at_once_as_field_by_field` holds.
+    if let Some(&[h, b':', m0, m1, b':', s0, s1, end]) = rest.first_chunk::<8>()
+        && [h, m0, m1, s0, s1].iter().all(u8::is_ascii_digit)
+        && !matches!(end, b'0'..=b'9' | b':' | b'.')
+    {
+        let d = |b: u8| u32::from(b - b'0');
+        return Some(((d(h) * 60 + d(m0) * 10 + d(m1)) * 60 + d(s0) * 10 + d(s1)) * 10);
+    }
+    time_fields(rest, min_fields, round)
+}
+
+/// [`time_tenths`] field by field.
+fn time_fields(rest: &[u8], min_fields: u32, round: bool) -> Option<u32> {
     // Fields of one to four digits between colons, then maybe a fraction.
     let (mut seconds, mut field, mut digits, mut fields) = (0u32, 0u32, 0u32, 1u32);
     let mut bytes = rest.iter();
@@ -1846,6 +1861,40 @@ mod tests {
             tried += 1;
         }
         assert!(tried > 2_900_000);
+    }
+
+    /// A clock in the common form is read at once as field by field: on
+    /// every string of eight bytes over the bytes a time is made of and
+    /// those that end one, and on each followed by a digit or a bracket.
+    #[test]
+    fn a_clock_is_read_at_once_as_field_by_field() {
+        let alphabet = b"05:.] ";
+        let mut bytes = Vec::new();
+        let mut at_once = 0;
+        for code in 0..alphabet.len().pow(8) {
+            bytes.clear();
+            let mut code = code;
+            for _ in 0..8 {
+                bytes.push(alphabet[code % alphabet.len()]);
+                code /= alphabet.len();
+            }
+            for last in [None, Some(b'5'), Some(b']')] {
+                bytes.truncate(8);
+                bytes.extend(last);
+                for (min_fields, round) in [(1, true), (2, false)] {
+                    let read = time_tenths(&bytes, min_fields, round);
+                    assert_eq!(
+                        read,
+                        time_fields(&bytes, min_fields, round),
+                        "{:?}",
+                        String::from_utf8_lossy(&bytes)
+                    );
+                }
+            }
+            at_once += usize::from(bytes[1] == b':' && bytes[4] == b':' && bytes[7] == b']');
+        }
+        assert!(at_once > 1000);
+        assert_eq!(time_tenths(b"5:05:50] ", 2, false), Some(183_500));
     }
 
     #[test]
