@@ -322,6 +322,10 @@ impl Worker {
             }
             let (result, changed) = self.check_lexed(game, bytes, after_tag_break, &mut part.copy);
             part.weight += result.weight();
+            if part.games.capacity() == 0 {
+                // A part's games are not moved as it fills up.
+                part.games.reserve_exact(PART_GAMES);
+            }
             part.games.push(result);
             // A comment of a changed game is movetext, which the next
             // game's tags end.
