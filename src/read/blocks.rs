@@ -26,7 +26,8 @@ use crate::read::{
     lexer,
 };
 
-/// Bytes of decompressed input per block (a block only ends between games).
+/// Bytes of decompressed input per block (a block only ends between games;
+/// an input's first three are smaller, `block_bytes`).
 pub const BLOCK_BYTES: usize = 1 << 20;
 
 /// A game larger than this is not read: it gets a `game-too-large` finding
@@ -38,6 +39,14 @@ pub const MAX_GAME_BYTES: usize = 4 << 20;
 /// must be confirmed before the next input is read, which leaves workers
 /// idle for about a block's check, so a short input is not worth it.
 pub const GUESS_AFTER: u64 = 4;
+
+/// The first blocks of an input are smaller: an eighth of `BLOCK_BYTES`,
+/// then a quarter, then a half. Before the reader guesses, it cuts every
+/// block by lexing it, and no worker has a game to check until the first
+/// block is cut: a small one sets them going sooner.
+fn block_bytes(blocks_so_far: u64) -> usize {
+    BLOCK_BYTES >> 3u64.saturating_sub(blocks_so_far)
+}
 
 /// Buffers of blocks done with that the reader keeps for the next blocks.
 const SPARE_BUFFERS: usize = 2;
@@ -254,11 +263,12 @@ pub fn read_stream(
         },
         chunk: Vec::with_capacity(BLOCK_BYTES * 2),
         line: 1 + line_offset,
-        target: BLOCK_BYTES,
+        target: block_bytes(0),
         after_tag_break: false,
         guessing: emit.guesses(),
         held: VecDeque::new(),
         seq: 0,
+        cuts: 0,
         spare: Vec::new(),
         error: None,
     };
@@ -342,6 +352,9 @@ struct Stream<'a> {
     held: VecDeque<Held>,
     /// Blocks handed on so far.
     seq: u64,
+    /// Chunks cut so far (blocks handed on, or games a worker checked as
+    /// it cut them).
+    cuts: u64,
     /// Buffers of blocks done with, for the next blocks.
     spare: Vec<Vec<u8>>,
     /// A read that failed, said after what was read before it.
@@ -428,7 +441,6 @@ impl Stream<'_> {
     /// before the cut were already `handed` on), and keeps the rest; a
     /// `guessed` cut also gives the block the `[` at `at`.
     fn hand_on(&mut self, emit: &mut dyn Pieces, at: usize, guessed: bool, handed: bool) -> bool {
-        self.target = BLOCK_BYTES;
         let block = self.chunk.get(..at).unwrap_or_default();
         let lines = memchr::memchr_iter(b'\n', block).count() as u64;
         let end = if guessed { at + 1 } else { at };
@@ -450,6 +462,8 @@ impl Stream<'_> {
             self.chunk.shrink_to(BLOCK_BYTES * 2);
         }
         let after_tag_break = std::mem::replace(&mut self.after_tag_break, false);
+        self.cuts += 1;
+        self.target = block_bytes(self.cuts);
         if !bytes.is_empty() {
             self.seq += 1;
             if self.guessing {
@@ -502,7 +516,7 @@ impl Stream<'_> {
         }
         match skip_to_game_start(&mut self.source, &mut self.chunk, &mut self.line) {
             Ok(more) => {
-                self.target = BLOCK_BYTES;
+                self.target = block_bytes(self.cuts);
                 Some(more)
             }
             Err(message) => emit

@@ -1128,6 +1128,38 @@ mod tests {
         (pieces, games, problems)
     }
 
+    /// The first blocks of an input are an eighth, a quarter and a half of
+    /// `BLOCK_BYTES` at most (a block ends at the last game that fits);
+    /// the rest up to `BLOCK_BYTES`, and every game is read once.
+    #[test]
+    fn the_first_blocks_of_an_input_are_smaller() {
+        let mut bytes = Vec::new();
+        let mut i = 0;
+        while bytes.len() < 3 * BLOCK_BYTES {
+            let game = format!("[Event \"E\"]\n[White \"W{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n");
+            bytes.extend_from_slice(game.as_bytes());
+            i += 1;
+        }
+        let (pieces, games, problems) = read_all(&bytes);
+        assert!(problems.is_empty());
+        assert_eq!(games.len(), i);
+        let sizes: Vec<usize> = pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Block(b) => Some(b.bytes.len()),
+                _ => None,
+            })
+            .collect();
+        let game = bytes.len() / i + 1;
+        for (n, &size) in sizes.iter().enumerate().take(sizes.len() - 1) {
+            let most = BLOCK_BYTES >> 3usize.saturating_sub(n);
+            assert!(
+                size <= most && size + 2 * game > most,
+                "block {n}: {size} bytes"
+            );
+        }
+    }
+
     fn clone_piece(piece: &Piece) -> Piece {
         match piece {
             Piece::Block(b) => Piece::Block(Block {
