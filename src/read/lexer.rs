@@ -854,7 +854,13 @@ impl Lexed {
                     self.keep_tag(tags, name, text, line, value);
                 }
                 cur.skip(plain.quote + 2);
-                blank_before = cur.skip_whitespace(false) >= 2;
+                // Most tag lines are followed by the next one.
+                if cur.rest().starts_with(b"\n[") {
+                    cur.bump();
+                    blank_before = false;
+                } else {
+                    blank_before = cur.skip_whitespace(false) >= 2;
+                }
                 continue;
             }
             cur.skip(1);
