@@ -61,6 +61,18 @@ fn known(name: &[u8]) -> Option<usize> {
     })
 }
 
+/// Six bits of a hash of a name that `KNOWN` does not hold, for
+/// `Tags::others`: its length and its first, middle and last bytes, so
+/// that the names one archive writes in every game rarely share them
+/// (lichess's UTCDate and UTCTime, which length and last byte alone did,
+/// made every game look as if it might repeat a name).
+fn name_bits(name: &[u8]) -> u32 {
+    let byte = |i: usize| u32::from(name.get(i).copied().unwrap_or_default());
+    let len = name.len();
+    let h = (len as u32) | byte(0) << 8 | byte(len / 2) << 16 | byte(len.wrapping_sub(1)) << 24;
+    h.wrapping_mul(0x1656_67B1) >> 26
+}
+
 /// No tag of this name (in `Tags::first`).
 const NONE: usize = usize::MAX;
 
@@ -116,8 +128,7 @@ impl Tags {
             Some(k) if self.first[k] == NONE => self.first[k] = self.spans.len(),
             Some(_) => self.may_repeat = true,
             None => {
-                let last = name.last().copied().unwrap_or_default();
-                let bit = 1 << ((name.len() ^ usize::from(last)) % 64);
+                let bit = 1 << name_bits(name);
                 self.may_repeat |= self.others & bit != 0;
                 self.others |= bit;
             }
@@ -284,6 +295,31 @@ mod tests {
         assert!(!tags.may_repeat_a_name());
         tags.push(b"Annotator", b"");
         assert!(tags.may_repeat_a_name());
+        // The names lichess writes in every game share no bit.
+        tags.clear();
+        for name in [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "UTCDate",
+            "UTCTime",
+            "WhiteElo",
+            "BlackElo",
+            "WhiteRatingDiff",
+            "BlackRatingDiff",
+            "Variant",
+            "TimeControl",
+            "ECO",
+            "Opening",
+            "Termination",
+        ] {
+            tags.push(name.as_bytes(), b"");
+        }
+        assert!(!tags.may_repeat_a_name());
         for name in KNOWN {
             assert_eq!(known(name.as_bytes()).map(|k| KNOWN[k]), Some(name));
         }
