@@ -30,8 +30,13 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
     let found = &game.tags;
     roster(game, rules, findings);
     twice(game, findings);
-    for name in ["Date", "EventDate"] {
-        if let Some((index, value)) = found.find(name)
+    // Each name written out, so that its place among the known names is
+    // found when this is compiled (`Tags::find`), not looked up per game.
+    for (name, tag) in [
+        ("Date", found.find("Date")),
+        ("EventDate", found.find("EventDate")),
+    ] {
+        if let Some((index, value)) = tag
             && let Err(why) = date(value, rules.today)
         {
             findings.push(Finding::new(
@@ -43,8 +48,11 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
     }
     // A consultation game names several players for a side, separated by
     // ':', and then as many fields in each player tag (PGN 9.1).
-    for name in ["WhiteElo", "BlackElo"] {
-        if let Some((index, value)) = found.find(name)
+    for (name, tag) in [
+        ("WhiteElo", found.find("WhiteElo")),
+        ("BlackElo", found.find("BlackElo")),
+    ] {
+        if let Some((index, value)) = tag
             && !fields(value).all(is_rating)
         {
             findings.push(Finding::new(
@@ -57,8 +65,11 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
             ));
         }
     }
-    for name in ["WhiteFideId", "BlackFideId"] {
-        if let Some((index, value)) = found.find(name)
+    for (name, tag) in [
+        ("WhiteFideId", found.find("WhiteFideId")),
+        ("BlackFideId", found.find("BlackFideId")),
+    ] {
+        if let Some((index, value)) = tag
             && !fields(value).all(|v| unknown(v) || v.iter().all(u8::is_ascii_digit))
         {
             findings.push(Finding::new(
@@ -100,7 +111,14 @@ pub fn check(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>
 /// Roster tags that are missing, or (strict) unknown.
 fn roster(game: &RawGame<'_>, rules: HeaderRules, findings: &mut Vec<Finding>) {
     let found = &game.tags;
-    if ROSTER.iter().all(|name| found.get(name).is_some()) && !rules.strict {
+    // The roster's names written out, as in `check`.
+    let all_there = found.get("Event").is_some()
+        && found.get("Site").is_some()
+        && found.get("Date").is_some()
+        && found.get("Round").is_some()
+        && found.get("White").is_some()
+        && found.get("Black").is_some();
+    if all_there && !rules.strict {
         return;
     }
     let missing: Vec<&str> = ROSTER
@@ -394,6 +412,26 @@ fn day_at(offset: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each roster tag a game lacks is reported, whichever it is.
+    #[test]
+    fn a_game_without_any_one_roster_tag_is_told_so() {
+        for missing in ROSTER {
+            let mut pgn = String::new();
+            for name in ROSTER.iter().filter(|&&n| n != missing) {
+                pgn.push_str(&format!("[{name} \"x\"]\n"));
+            }
+            pgn.push_str("[Result \"*\"]\n\n1. e4 *\n");
+            let game = crate::testing::checked(pgn.as_bytes());
+            let told: Vec<_> = game
+                .findings
+                .iter()
+                .filter(|f| f.kind == Kind::MissingTag)
+                .collect();
+            assert_eq!(told.len(), 1, "{missing}");
+            assert!(told[0].message.contains(missing), "{missing}");
+        }
+    }
 
     #[test]
     fn dates() {
