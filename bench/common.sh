@@ -48,6 +48,25 @@ PY
   done
 }
 
+# Two pairs timed in the same rounds (A B C D in turn, one warm-up round),
+# so that both ratios meet the same load on the machine; a row for each
+# pair and round in FILE:
+# time_two_pairs A_CMD B_CMD LABEL_AB C_CMD D_CMD LABEL_CD RUNS FILE.
+time_two_pairs() {
+  local i
+  for i in $(seq 0 "$7"); do
+    hyperfine -N --runs 1 --export-json "$work/pair.json" \
+      -n A "$1" -n B "$2" -n C "$4" -n D "$5" >/dev/null 2>&1
+    [ "$i" = 0 ] && continue # the warm-up round
+    python3 - "$work/pair.json" "$3" "$6" >> "$8" <<'PY'
+import json, sys
+r = {x["command"]: x["times"][0] for x in json.load(open(sys.argv[1]))["results"]}
+print(f"{sys.argv[2]}\t{r['A']}\t{r['B']}")
+print(f"{sys.argv[3]}\t{r['C']}\t{r['D']}")
+PY
+  done
+}
+
 # The Markdown table of a time_pairs file: pair_table FILE LABEL_HEADER.
 pair_table() {
   python3 - "$1" "$2" <<'PY'

@@ -7,6 +7,10 @@
 #   key of every position (`examples/bare_replay --hash`: what any
 #   repetition check needs), and against the bare replay without keys;
 # - all cores against one thread, and against pgn-extract `-r`;
+# - the machine's own ceiling for that scaling, in the same rounds as all
+#   cores against one thread: as many hashed bare replays as cores side by
+#   side (separate processes, nothing shared or waited for) against the
+#   same replays one after the other;
 # - `-j N` against `-j 1` for N = 2, 4, 8 (the scaling curve; past the
 #   machine's cores the workers share them);
 # - peak memory on the corpus, duplicates looked for (the default).
@@ -32,7 +36,12 @@ out=$work/ratio-pairs.tsv
 : > "$out"
 time_pairs "$(audit 1)" "$bare --hash $corpus" "$pairs" "-j 1 / hashed bare replay" "$out"
 time_pairs "$(audit 1)" "$bare $corpus" "$pairs" "-j 1 / bare replay" "$out"
-time_pairs "$(audit "$cores")" "$(audit 1)" "$pairs" "-j $cores / -j 1" "$out"
+side=$(for _ in $(seq "$cores"); do printf '%s --hash %s & ' "$bare" "$corpus"; done)
+turns=$(for _ in $(seq "$cores"); do printf '%s --hash %s; ' "$bare" "$corpus"; done)
+scaling="-j $cores / -j 1"
+ceiling="ceiling: $cores hashed bare replays side by side / in turn"
+time_two_pairs "$(audit "$cores")" "$(audit 1)" "$scaling" \
+  "sh -c '${side}wait'" "sh -c '$turns'" "$ceiling" "$pairs" "$out"
 time_pairs "$(audit "$cores")" "/usr/games/pgn-extract -r -s $corpus" "$pairs" "-j $cores / pgn-extract -r" "$out"
 for jobs in 2 4 8; do
   [ "$jobs" = "$cores" ] && continue
@@ -62,6 +71,15 @@ for label in dict.fromkeys(r[0] for r in rows):
     print(f"| {label} | {len(pairs)} | {statistics.median(a for a, _ in pairs):.3f} | "
           f"{statistics.median(b for _, b in pairs):.3f} | {statistics.median(speed):.2f}x | "
           f"{min(speed):.2f}x | {max(speed):.2f}x |")
+PY
+  python3 - "$out" "$scaling" "$ceiling" <<'PY'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+speed = {label: [float(b) / float(a) for j, a, b in rows if j == label] for label in sys.argv[2:]}
+of = [ours / most for ours, most in zip(*speed.values())]
+print()
+print(f"Round by round, `{sys.argv[2]}` over the ceiling (the same rounds): median "
+      f"{statistics.median(of):.2f}, {min(of):.2f} to {max(of):.2f}.")
 PY
   echo
   echo "Peak memory, all $cores cores, duplicates looked for: $((peak / 1024)) MiB (\`/usr/bin/time -f %M\`)."
