@@ -57,7 +57,7 @@ peak=$(tail -n 1 "$work/ratio-rss")
   echo
   machine
   echo "- Corpus: every real file of \`../shared/corpora\` joined, $(python3 -c "print(f'{$(stat -c %s "$corpus") / 1e6:.1f}')") MB."
-  echo "- Whole-process wall time by hyperfine, A and B in turn, one warm-up pair, then $pairs pairs."
+  echo "- Whole-process wall time by hyperfine, A and B in turn, one warm-up pair, then $pairs pairs (\`-j $cores / -j 1\` and the ceiling: all four in turn in each round)."
   echo "- Speed is B's time over A's, pair by pair: above 1, A is faster."
   echo
   python3 - "$out" <<'PY'
