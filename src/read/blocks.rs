@@ -48,6 +48,26 @@ fn block_bytes(blocks_so_far: u64) -> usize {
     BLOCK_BYTES >> 3u64.saturating_sub(blocks_so_far)
 }
 
+/// Near an input's end, where its size is known and workers on other
+/// threads check the blocks, a block is at most a quarter of what is left
+/// to read, and no smaller than this: the workers then finish the input
+/// together, instead of one checking a last block of a megabyte while the
+/// others wait.
+const TAIL_BYTES: usize = 64 << 10;
+
+/// The size of the next block (`target`) near the end of an input of which
+/// `left` bytes are still to be read, if known.
+fn near_end(target: usize, left: Option<u64>) -> usize {
+    match left {
+        Some(left) => target.min(
+            usize::try_from(left / 4)
+                .unwrap_or(usize::MAX)
+                .max(TAIL_BYTES),
+        ),
+        None => target,
+    }
+}
+
 /// Buffers of blocks done with that the reader keeps for the next blocks.
 const SPARE_BUFFERS: usize = 2;
 
@@ -232,7 +252,12 @@ fn read_input(
             });
         }
     };
-    let going = read_stream(index, &mut *opened.reader, line_offset, emit);
+    // Plain text is about as long as its file (the size of a compressed
+    // one says little of what it holds).
+    let size = (opened.compression == input::Compression::None)
+        .then(|| input::size(&input.source))
+        .flatten();
+    let going = read_sized(index, &mut *opened.reader, line_offset, size, emit);
     drop(opened);
     if let (Some(hashed), Some(digests)) = (hashed, &tally.digests) {
         let digest = hashed.finish(&input.source);
@@ -253,6 +278,17 @@ pub fn read_stream(
     line_offset: u64,
     emit: &mut dyn Pieces,
 ) -> bool {
+    read_sized(index, reader, line_offset, None, emit)
+}
+
+/// [`read_stream`], of a stream of about `size` bytes if known.
+fn read_sized(
+    index: usize,
+    reader: &mut dyn Read,
+    line_offset: u64,
+    size: Option<u64>,
+    emit: &mut dyn Pieces,
+) -> bool {
     let mut stream = Stream {
         index,
         source: Source {
@@ -271,6 +307,8 @@ pub fn read_stream(
         cuts: 0,
         spare: Vec::new(),
         error: None,
+        size,
+        handed: 0,
     };
     stream.read(emit)
 }
@@ -359,6 +397,10 @@ struct Stream<'a> {
     spare: Vec<Vec<u8>>,
     /// A read that failed, said after what was read before it.
     error: Option<io::Error>,
+    /// About how many bytes the stream holds, if known.
+    size: Option<u64>,
+    /// Bytes handed on so far (counted again after a wrong guess).
+    handed: u64,
 }
 
 impl Stream<'_> {
@@ -463,7 +505,12 @@ impl Stream<'_> {
         }
         let after_tag_break = std::mem::replace(&mut self.after_tag_break, false);
         self.cuts += 1;
-        self.target = block_bytes(self.cuts);
+        self.handed += at as u64;
+        let left = self
+            .size
+            .filter(|_| self.guessing)
+            .map(|size| size.saturating_sub(self.handed));
+        self.target = near_end(block_bytes(self.cuts), left);
         if !bytes.is_empty() {
             self.seq += 1;
             if self.guessing {
@@ -654,4 +701,86 @@ fn next_tagged_start(bytes: &[u8]) -> Option<usize> {
         let before = &bytes[..at];
         before.ends_with(b"\n\n") || before.ends_with(b"\n\r\n")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Takes the pieces as the reader deals them to workers on other
+    /// threads (cut where a game start is guessed), every guess confirmed.
+    #[derive(Default)]
+    struct Confirming {
+        pieces: Vec<Piece>,
+        pending: VecDeque<u64>,
+    }
+
+    impl Pieces for Confirming {
+        fn piece(&mut self, piece: Piece) -> bool {
+            if let Piece::Block(block) = &piece
+                && block.guessed
+            {
+                self.pending.push_back(block.seq);
+            }
+            self.pieces.push(piece);
+            true
+        }
+
+        fn guesses(&self) -> bool {
+            true
+        }
+
+        fn confirmation(&mut self, _wait: bool) -> Confirmation {
+            match self.pending.pop_front() {
+                Some(seq) => Confirmation::On(seq, None),
+                None => Confirmation::Pending,
+            }
+        }
+    }
+
+    /// Near the end of a file, blocks dealt to workers get smaller: each at
+    /// most a quarter of what is left (and `TAIL_BYTES` at least), so the
+    /// last ones are small; together they are the file, byte for byte.
+    #[test]
+    fn the_last_blocks_of_an_input_are_smaller() {
+        let mut bytes = Vec::new();
+        let mut i = 0;
+        while bytes.len() < 6 * BLOCK_BYTES {
+            let game = format!("[Event \"E\"]\n[White \"W{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n");
+            bytes.extend_from_slice(game.as_bytes());
+            i += 1;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.pgn");
+        std::fs::write(&path, &bytes).unwrap();
+        let inputs = [Input {
+            name: "x.pgn".into(),
+            source: input::Source::File(path),
+        }];
+        let mut dealt = Confirming::default();
+        read_inputs(&inputs, 0, &Tally::default(), &mut dealt);
+        let blocks: Vec<&[u8]> = dealt
+            .pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Block(b) => Some(&b.bytes[..b.bytes.len() - usize::from(b.guessed)]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(blocks.concat(), bytes);
+        let mut left = bytes.len();
+        for (n, block) in blocks.iter().enumerate() {
+            if n > GUESS_AFTER as usize {
+                let most = BLOCK_BYTES.min((left / 4).max(TAIL_BYTES));
+                assert!(block.len() <= most, "block {n}: {} of {most}", block.len());
+            }
+            left -= block.len();
+        }
+        let last = &blocks[blocks.len() - 3..];
+        assert!(
+            last.iter().all(|b| b.len() <= 2 * TAIL_BYTES),
+            "{:?}",
+            last.iter().map(|b| b.len()).collect::<Vec<_>>()
+        );
+    }
 }
