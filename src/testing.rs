@@ -45,17 +45,36 @@ pub fn plain_pgn_files(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// `bytes` written to `x.pgn` in `dir`, as the run's one input.
+pub fn file_input(dir: &Path, bytes: &[u8]) -> [crate::read::input::Input; 1] {
+    use crate::read::input;
+    let path = dir.join("x.pgn");
+    std::fs::write(&path, bytes).unwrap();
+    [input::Input {
+        name: "x.pgn".into(),
+        source: input::Source::File(path),
+    }]
+}
+
+/// Short games, each told from the others by its White, to at least
+/// `bytes` bytes; and how many.
+pub fn short_games(bytes: usize) -> (Vec<u8>, usize) {
+    let mut pgn = Vec::new();
+    let mut games = 0;
+    while pgn.len() < bytes {
+        let game = format!("[Event \"E\"]\n[White \"W{games}\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n");
+        pgn.extend_from_slice(game.as_bytes());
+        games += 1;
+    }
+    (pgn, games)
+}
+
 /// The first game of `pgn` as the run checks it (fingerprint and tag
 /// columns kept, as for duplicates and a games report).
 pub fn checked(pgn: &[u8]) -> crate::report::GameResult {
     use crate::{read::input, run::pipeline};
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("x.pgn");
-    std::fs::write(&path, pgn).unwrap();
-    let inputs = [input::Input {
-        name: "x.pgn".into(),
-        source: input::Source::File(path),
-    }];
+    let inputs = file_input(dir.path(), pgn);
     let task = pipeline::Task {
         judging: crate::checks::Judging {
             duplicates: true,

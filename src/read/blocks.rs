@@ -743,20 +743,9 @@ mod tests {
     /// last ones are small; together they are the file, byte for byte.
     #[test]
     fn the_last_blocks_of_an_input_are_smaller() {
-        let mut bytes = Vec::new();
-        let mut i = 0;
-        while bytes.len() < 6 * BLOCK_BYTES {
-            let game = format!("[Event \"E\"]\n[White \"W{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n");
-            bytes.extend_from_slice(game.as_bytes());
-            i += 1;
-        }
+        let (bytes, _) = crate::testing::short_games(6 * BLOCK_BYTES);
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.pgn");
-        std::fs::write(&path, &bytes).unwrap();
-        let inputs = [Input {
-            name: "x.pgn".into(),
-            source: input::Source::File(path),
-        }];
+        let inputs = crate::testing::file_input(dir.path(), &bytes);
         let mut dealt = Confirming::default();
         read_inputs(&inputs, 0, &Tally::default(), &mut dealt);
         let blocks: Vec<&[u8]> = dealt

@@ -1098,12 +1098,7 @@ mod tests {
     /// the games of each part.
     fn read_all(bytes: &[u8]) -> (Vec<Piece>, Vec<GameResult>, Vec<String>) {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("x.pgn");
-        std::fs::write(&path, bytes).unwrap();
-        let inputs = [Input {
-            name: "x.pgn".into(),
-            source: input::Source::File(path),
-        }];
+        let inputs = crate::testing::file_input(dir.path(), bytes);
         let mut pieces = Vec::new();
         read_inputs(&inputs, 0, &Tally::default(), &mut |piece: Piece| {
             pieces.push(piece);
@@ -1133,13 +1128,7 @@ mod tests {
     /// the rest up to `BLOCK_BYTES`, and every game is read once.
     #[test]
     fn the_first_blocks_of_an_input_are_smaller() {
-        let mut bytes = Vec::new();
-        let mut i = 0;
-        while bytes.len() < 3 * BLOCK_BYTES {
-            let game = format!("[Event \"E\"]\n[White \"W{i}\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n");
-            bytes.extend_from_slice(game.as_bytes());
-            i += 1;
-        }
+        let (bytes, i) = crate::testing::short_games(3 * BLOCK_BYTES);
         let (pieces, games, problems) = read_all(&bytes);
         assert!(problems.is_empty());
         assert_eq!(games.len(), i);
