@@ -205,21 +205,88 @@ impl<F: FnMut(Piece) -> bool> Pieces for F {
     }
 }
 
-/// Reads up to `want` more bytes into `buf` (without zeroing its spare
-/// capacity first). Returns true at the end of the stream.
-fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-    let target = buf.len() + want;
-    buf.reserve(want);
-    while buf.len() < target {
-        let before = buf.len();
-        match reader.take((target - before) as u64).read_to_end(buf) {
-            Ok(_) if buf.len() == before => return Ok(true),
-            Ok(_) => {}
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
+/// The bytes read and not yet handed on, in a buffer whose bytes past them
+/// are kept from block to block: a buffer is zeroed once, where it grows,
+/// and not before every read (as `read_to_end` does for a reader that only
+/// has `read`, which every layer of an input is).
+struct Chunk {
+    /// Every byte of it is initialised; the chunk is its first `len`.
+    buf: Vec<u8>,
+    len: usize,
+}
+
+impl Chunk {
+    /// A chunk in `buf` (its bytes are room, not content).
+    fn in_buffer(buf: Vec<u8>) -> Chunk {
+        Chunk { buf, len: 0 }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..self.len).unwrap_or_default()
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Room for `n` more bytes, zeroing only what the buffer grows by.
+    fn room(&mut self, n: usize) -> &mut [u8] {
+        let end = self.len + n;
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
+        }
+        &mut self.buf[self.len..end]
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        self.room(bytes.len()).copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// Drops the first `n` bytes.
+    fn drain_front(&mut self, n: usize) {
+        let n = n.min(self.len);
+        self.buf.copy_within(n..self.len, 0);
+        self.len -= n;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Reads up to `want` more bytes. Returns true at the end of the
+    /// stream.
+    fn fill(&mut self, reader: &mut dyn Read, want: usize) -> io::Result<bool> {
+        let target = self.len + want;
+        self.room(want);
+        while self.len < target {
+            match reader.read(&mut self.buf[self.len..target]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => self.len += n,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(false)
+    }
+
+    /// The bytes up to `end` as a block's, in this buffer; the chunk goes
+    /// on from `at` in `next`.
+    fn split_off(&mut self, at: usize, end: usize, next: Vec<u8>) -> Vec<u8> {
+        let mut next = Chunk::in_buffer(next);
+        next.extend(self.bytes().get(at..).unwrap_or_default());
+        let mut bytes = std::mem::replace(self, next).buf;
+        bytes.truncate(end);
+        bytes
+    }
+
+    /// Gives back a buffer grown for a large game.
+    fn shrink(&mut self, most: usize) {
+        if self.buf.capacity() > most {
+            self.buf.truncate(most.max(self.len));
+            self.buf.shrink_to(most);
         }
     }
-    Ok(false)
 }
 
 /// Reads every input in order and cuts it into blocks of whole games.
@@ -297,7 +364,7 @@ fn read_sized(
             inner: reader,
             failed: false,
         },
-        chunk: Vec::with_capacity(BLOCK_BYTES * 2),
+        chunk: Chunk::in_buffer(Vec::with_capacity(BLOCK_BYTES * 2)),
         line: 1 + line_offset,
         target: block_bytes(0),
         after_tag_break: false,
@@ -376,7 +443,7 @@ struct Stream<'a> {
     index: usize,
     source: Source<'a>,
     /// Read and not yet handed on.
-    chunk: Vec<u8>,
+    chunk: Chunk,
     /// 1-based line of the chunk's first byte.
     line: u64,
     /// The chunk is filled up to this many bytes; more only while one game
@@ -407,7 +474,7 @@ impl Stream<'_> {
     fn read(&mut self, emit: &mut dyn Pieces) -> bool {
         loop {
             let want = self.target.saturating_sub(self.chunk.len());
-            let eof = match fill(&mut self.source, &mut self.chunk, want) {
+            let eof = match self.chunk.fill(&mut self.source, want) {
                 Ok(eof) => eof,
                 Err(err) => {
                     self.error.get_or_insert(err);
@@ -426,7 +493,7 @@ impl Stream<'_> {
                     after_tag_break: false,
                 }
             } else if let Some(at) = (self.guessing && self.seq >= GUESS_AFTER)
-                .then(|| lexer::guess_game_start(&self.chunk))
+                .then(|| lexer::guess_game_start(self.chunk.bytes()))
                 .flatten()
             {
                 if !self.hand_on(emit, at, true, false) {
@@ -434,9 +501,12 @@ impl Stream<'_> {
                 }
                 continue;
             } else {
-                let Some((cut, handed)) =
-                    emit.cut(self.index, &self.chunk, self.line, self.after_tag_break)
-                else {
+                let Some((cut, handed)) = emit.cut(
+                    self.index,
+                    self.chunk.bytes(),
+                    self.line,
+                    self.after_tag_break,
+                ) else {
                     return false;
                 };
                 match cut {
@@ -483,7 +553,7 @@ impl Stream<'_> {
     /// before the cut were already `handed` on), and keeps the rest; a
     /// `guessed` cut also gives the block the `[` at `at`.
     fn hand_on(&mut self, emit: &mut dyn Pieces, at: usize, guessed: bool, handed: bool) -> bool {
-        let block = self.chunk.get(..at).unwrap_or_default();
+        let block = self.chunk.bytes().get(..at).unwrap_or_default();
         let lines = memchr::memchr_iter(b'\n', block).count() as u64;
         let end = if guessed { at + 1 } else { at };
         // The chunk's buffer becomes the block, and the rest of the chunk
@@ -491,18 +561,13 @@ impl Stream<'_> {
         // guesses are confirmed: the block's bytes are not copied. Games
         // already handed on make no block.
         let bytes = if handed {
-            self.chunk.drain(..at);
+            self.chunk.drain_front(at);
             Arc::default()
         } else {
-            let mut next = self.spare.pop().unwrap_or_default();
-            next.extend_from_slice(self.chunk.get(at..).unwrap_or_default());
-            let mut bytes = std::mem::replace(&mut self.chunk, next);
-            bytes.truncate(end);
-            Arc::new(bytes)
+            let next = self.spare.pop().unwrap_or_default();
+            Arc::new(self.chunk.split_off(at, end, next))
         };
-        if self.chunk.capacity() > BLOCK_BYTES * 2 {
-            self.chunk.shrink_to(BLOCK_BYTES * 2);
-        }
+        self.chunk.shrink(BLOCK_BYTES * 2);
         let after_tag_break = std::mem::replace(&mut self.after_tag_break, false);
         self.cuts += 1;
         self.handed += at as u64;
@@ -550,8 +615,9 @@ impl Stream<'_> {
         self.after_tag_break = false;
         let head = self
             .chunk
+            .bytes()
             .get(..TOO_LARGE_HEAD)
-            .unwrap_or(&self.chunk)
+            .unwrap_or(self.chunk.bytes())
             .to_vec();
         if !emit.piece(Piece::TooLarge {
             input: self.index,
@@ -616,11 +682,11 @@ impl Stream<'_> {
     /// block: buffers of a block's size are mapped pages of their own, and
     /// mapping them for every block costs page faults.
     fn give_back(&mut self, done: Option<Arc<Vec<u8>>>) {
-        if let Some(mut bytes) = done.and_then(|done| Arc::try_unwrap(done).ok())
+        if let Some(bytes) = done.and_then(|done| Arc::try_unwrap(done).ok())
             && self.spare.len() < SPARE_BUFFERS
             && bytes.capacity() <= 2 * BLOCK_BYTES
         {
-            bytes.clear();
+            // Its bytes stay: they are the next chunk's room, zeroed once.
             self.spare.push(bytes);
         }
     }
@@ -635,13 +701,13 @@ impl Stream<'_> {
         for later in held {
             front.extend_from_slice(later.bytes.get(..later.len).unwrap_or_default());
         }
-        front.extend_from_slice(&self.chunk);
+        front.extend_from_slice(self.chunk.bytes());
         front.extend_from_slice(self.source.front.get(self.source.at..).unwrap_or_default());
         self.source.front = front;
         self.source.at = 0;
         self.chunk.clear();
         self.chunk
-            .extend_from_slice(first.bytes.get(tail.at..first.len).unwrap_or_default());
+            .extend(first.bytes.get(tail.at..first.len).unwrap_or_default());
         self.line = tail.line;
         self.after_tag_break = tail.after_tag_break;
         self.target = BLOCK_BYTES;
@@ -655,22 +721,22 @@ impl Stream<'_> {
 /// no game start came in `MAX_SKIP_BYTES`.
 fn skip_to_game_start(
     reader: &mut dyn Read,
-    chunk: &mut Vec<u8>,
+    chunk: &mut Chunk,
     line: &mut u64,
 ) -> Result<bool, String> {
     let mut skipped = 0u64;
     let from = *line;
     loop {
-        if let Some(at) = next_tagged_start(chunk) {
-            *line += memchr::memchr_iter(b'\n', &chunk[..at]).count() as u64;
-            chunk.drain(..at);
+        if let Some(at) = next_tagged_start(chunk.bytes()) {
+            *line += memchr::memchr_iter(b'\n', &chunk.bytes()[..at]).count() as u64;
+            chunk.drain_front(at);
             return Ok(true);
         }
         // Keep the last two bytes: a blank line may end there.
         let keep = chunk.len().min(2);
         let gone = chunk.len() - keep;
-        *line += memchr::memchr_iter(b'\n', &chunk[..gone]).count() as u64;
-        chunk.drain(..gone);
+        *line += memchr::memchr_iter(b'\n', &chunk.bytes()[..gone]).count() as u64;
+        chunk.drain_front(gone);
         skipped += gone as u64;
         if skipped > MAX_SKIP_BYTES {
             return Err(format!(
@@ -678,12 +744,12 @@ fn skip_to_game_start(
                 MAX_SKIP_BYTES >> 20
             ));
         }
-        match fill(reader, chunk, BLOCK_BYTES) {
+        match chunk.fill(reader, BLOCK_BYTES) {
             // The last bytes may still hold a game start.
             Ok(true) => {
-                if let Some(at) = next_tagged_start(chunk) {
-                    *line += memchr::memchr_iter(b'\n', &chunk[..at]).count() as u64;
-                    chunk.drain(..at);
+                if let Some(at) = next_tagged_start(chunk.bytes()) {
+                    *line += memchr::memchr_iter(b'\n', &chunk.bytes()[..at]).count() as u64;
+                    chunk.drain_front(at);
                     return Ok(true);
                 }
                 chunk.clear();
@@ -736,6 +802,92 @@ mod tests {
                 None => Confirmation::Pending,
             }
         }
+    }
+
+    /// Takes the blocks' bytes as the workers would and lets go of each
+    /// block at once, so that the reader reuses its buffer for the next.
+    #[derive(Default)]
+    struct Copying {
+        read: Vec<u8>,
+        blocks: usize,
+        confirming: Confirming,
+    }
+
+    impl Pieces for Copying {
+        fn piece(&mut self, piece: Piece) -> bool {
+            if let Piece::Block(block) = &piece {
+                let own = block.bytes.len() - usize::from(block.guessed);
+                self.read.extend_from_slice(&block.bytes[..own]);
+                self.blocks += 1;
+                if block.guessed {
+                    self.confirming.pending.push_back(block.seq);
+                }
+            }
+            true
+        }
+
+        fn guesses(&self) -> bool {
+            true
+        }
+
+        fn confirmation(&mut self, wait: bool) -> Confirmation {
+            self.confirming.confirmation(wait)
+        }
+    }
+
+    /// Buffers given back by the workers hold the bytes of earlier blocks
+    /// past what is read into them: none of those bytes reaches a block.
+    #[test]
+    fn blocks_in_reused_buffers_hold_only_their_own_bytes() {
+        let (bytes, _) = crate::testing::short_games(5 * BLOCK_BYTES);
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = crate::testing::file_input(dir.path(), &bytes);
+        let mut dealt = Copying::default();
+        read_inputs(&inputs, 0, &Tally::default(), &mut dealt);
+        assert!(dealt.blocks > 8, "{} blocks", dealt.blocks);
+        assert!(dealt.read == bytes, "the blocks are not the file");
+    }
+
+    /// A stream that gives a few bytes a read, and is interrupted once.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        interrupted: bool,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if !self.interrupted {
+                self.interrupted = true;
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(self.bytes.len()).min(7);
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// A chunk reads until it has what it wants or the stream ends, in the
+    /// room its buffer already has, which is not zeroed again.
+    #[test]
+    fn a_chunk_reads_into_the_room_it_has() {
+        let text: Vec<u8> = (0..100u8).collect();
+        let mut chunk = Chunk::in_buffer(vec![0xAA; 64]);
+        chunk.extend(b"xy");
+        let mut stream = Trickle {
+            bytes: &text,
+            interrupted: false,
+        };
+        assert!(!chunk.fill(&mut stream, 30).unwrap());
+        assert_eq!(chunk.bytes(), [b"xy".as_slice(), &text[..30]].concat());
+        assert!(chunk.buf[32..64].iter().all(|&b| b == 0xAA));
+        chunk.drain_front(2);
+        assert_eq!(chunk.bytes(), &text[..30]);
+        let block = chunk.split_off(10, 11, vec![0xBB; 8]);
+        assert_eq!(block, &text[..11]);
+        assert_eq!(chunk.bytes(), &text[10..30]);
+        assert!(chunk.fill(&mut stream, 200).unwrap());
+        assert_eq!(chunk.bytes(), &text[10..]);
     }
 
     /// Near the end of a file, blocks dealt to workers get smaller: each at
