@@ -40,6 +40,12 @@ pub const MAX_GAME_BYTES: usize = 4 << 20;
 /// idle for about a block's check, so a short input is not worth it.
 pub const GUESS_AFTER: u64 = 4;
 
+/// An input known to be at least this long (a plain file's size) is cut at
+/// guesses from its first block: the first `GUESS_AFTER` blocks' exact cuts
+/// would have the reader lex them (about a fifth of what lexing the games
+/// costs) while the workers wait for their first games.
+const GUESS_FROM_START: u64 = 4 * BLOCK_BYTES as u64;
+
 /// The first blocks of an input are smaller: an eighth of `BLOCK_BYTES`,
 /// then a quarter, then a half. Before the reader guesses, it cuts every
 /// block by lexing it, and no worker has a game to check until the first
@@ -492,7 +498,8 @@ impl Stream<'_> {
                     at: self.chunk.len(),
                     after_tag_break: false,
                 }
-            } else if let Some(at) = (self.guessing && self.seq >= GUESS_AFTER)
+            } else if let Some(at) = self
+                .guesses_now()
                 .then(|| lexer::guess_game_start(self.chunk.bytes()))
                 .flatten()
             {
@@ -547,6 +554,13 @@ impl Stream<'_> {
                 None => true,
             };
         }
+    }
+
+    /// Whether the chunk is cut at a guessed game start (`GUESS_AFTER`,
+    /// `GUESS_FROM_START`).
+    fn guesses_now(&self) -> bool {
+        self.guessing
+            && (self.seq >= GUESS_AFTER || self.size.is_some_and(|size| size >= GUESS_FROM_START))
     }
 
     /// Hands on the chunk's bytes up to `at` as a block (unless the games
@@ -802,6 +816,39 @@ mod tests {
                 None => Confirmation::Pending,
             }
         }
+    }
+
+    /// A file long enough is cut at guesses from its first block; a stream
+    /// of unknown length only after `GUESS_AFTER` blocks cut exactly.
+    #[test]
+    fn a_long_file_is_cut_at_guesses_from_its_start() {
+        let (bytes, _) = crate::testing::short_games(GUESS_FROM_START as usize + BLOCK_BYTES);
+        let guessed = |pieces: &[Piece]| -> Vec<bool> {
+            pieces
+                .iter()
+                .filter_map(|p| match p {
+                    Piece::Block(b) => Some(b.guessed),
+                    _ => None,
+                })
+                .collect()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = crate::testing::file_input(dir.path(), &bytes);
+        let mut dealt = Confirming::default();
+        read_inputs(&inputs, 0, &Tally::default(), &mut dealt);
+        let file = guessed(&dealt.pieces);
+        assert!(file.len() > 8);
+        assert!(file[..file.len() - 1].iter().all(|&g| g), "{file:?}");
+
+        let mut streamed = Confirming::default();
+        read_stream(0, &mut io::Cursor::new(&bytes), 0, &mut streamed);
+        let stream = guessed(&streamed.pieces);
+        let exact = GUESS_AFTER as usize;
+        assert!(stream[..exact].iter().all(|&g| !g), "{stream:?}");
+        assert!(
+            stream[exact..stream.len() - 1].iter().all(|&g| g),
+            "{stream:?}"
+        );
     }
 
     /// Takes the blocks' bytes as the workers would and lets go of each
