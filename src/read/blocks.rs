@@ -42,8 +42,8 @@ pub const GUESS_AFTER: u64 = 4;
 
 /// An input known to be at least this long (a plain file's size) is cut at
 /// guesses from its first block: the first `GUESS_AFTER` blocks' exact cuts
-/// would have the reader lex them (about a fifth of what lexing the games
-/// costs) while the workers wait for their first games.
+/// would have the reader skim-lex them (two thirds of the cost of lexing
+/// their games in full) while the workers wait for their first games.
 const GUESS_FROM_START: u64 = 4 * BLOCK_BYTES as u64;
 
 /// The first blocks of an input are smaller: an eighth of `BLOCK_BYTES`,
