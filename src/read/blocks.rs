@@ -795,12 +795,19 @@ mod tests {
         pending: VecDeque<u64>,
     }
 
+    impl Confirming {
+        /// Waits to confirm `block`'s end if it was guessed.
+        fn expect(&mut self, block: &Block) {
+            if block.guessed {
+                self.pending.push_back(block.seq);
+            }
+        }
+    }
+
     impl Pieces for Confirming {
         fn piece(&mut self, piece: Piece) -> bool {
-            if let Piece::Block(block) = &piece
-                && block.guessed
-            {
-                self.pending.push_back(block.seq);
+            if let Piece::Block(block) = &piece {
+                self.expect(block);
             }
             self.pieces.push(piece);
             true
@@ -818,24 +825,35 @@ mod tests {
         }
     }
 
+    /// `bytes` read as a one-file input, its pieces dealt to `dealt`.
+    fn deal_file(bytes: &[u8], dealt: &mut dyn Pieces) {
+        let dir = tempfile::tempdir().unwrap();
+        let inputs = crate::testing::file_input(dir.path(), bytes);
+        read_inputs(&inputs, 0, &Tally::default(), dealt);
+    }
+
+    /// The blocks among `pieces`.
+    fn blocks(pieces: &[Piece]) -> impl Iterator<Item = &Block> {
+        pieces.iter().filter_map(|p| match p {
+            Piece::Block(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    /// A block's own bytes (less the next game's `[` of a guess).
+    fn own(block: &Block) -> &[u8] {
+        &block.bytes[..block.bytes.len() - usize::from(block.guessed)]
+    }
+
     /// A file long enough is cut at guesses from its first block; a stream
     /// of unknown length only after `GUESS_AFTER` blocks cut exactly.
     #[test]
     fn a_long_file_is_cut_at_guesses_from_its_start() {
         let (bytes, _) = crate::testing::short_games(GUESS_FROM_START as usize + BLOCK_BYTES);
-        let guessed = |pieces: &[Piece]| -> Vec<bool> {
-            pieces
-                .iter()
-                .filter_map(|p| match p {
-                    Piece::Block(b) => Some(b.guessed),
-                    _ => None,
-                })
-                .collect()
-        };
-        let dir = tempfile::tempdir().unwrap();
-        let inputs = crate::testing::file_input(dir.path(), &bytes);
+        let guessed =
+            |pieces: &[Piece]| -> Vec<bool> { blocks(pieces).map(|b| b.guessed).collect() };
         let mut dealt = Confirming::default();
-        read_inputs(&inputs, 0, &Tally::default(), &mut dealt);
+        deal_file(&bytes, &mut dealt);
         let file = guessed(&dealt.pieces);
         assert!(file.len() > 8);
         assert!(file[..file.len() - 1].iter().all(|&g| g), "{file:?}");
@@ -863,12 +881,9 @@ mod tests {
     impl Pieces for Copying {
         fn piece(&mut self, piece: Piece) -> bool {
             if let Piece::Block(block) = &piece {
-                let own = block.bytes.len() - usize::from(block.guessed);
-                self.read.extend_from_slice(&block.bytes[..own]);
+                self.read.extend_from_slice(own(block));
                 self.blocks += 1;
-                if block.guessed {
-                    self.confirming.pending.push_back(block.seq);
-                }
+                self.confirming.expect(block);
             }
             true
         }
@@ -887,10 +902,8 @@ mod tests {
     #[test]
     fn blocks_in_reused_buffers_hold_only_their_own_bytes() {
         let (bytes, _) = crate::testing::short_games(5 * BLOCK_BYTES);
-        let dir = tempfile::tempdir().unwrap();
-        let inputs = crate::testing::file_input(dir.path(), &bytes);
         let mut dealt = Copying::default();
-        read_inputs(&inputs, 0, &Tally::default(), &mut dealt);
+        deal_file(&bytes, &mut dealt);
         assert!(dealt.blocks > 8, "{} blocks", dealt.blocks);
         assert!(dealt.read == bytes, "the blocks are not the file");
     }
@@ -943,18 +956,9 @@ mod tests {
     #[test]
     fn the_last_blocks_of_an_input_are_smaller() {
         let (bytes, _) = crate::testing::short_games(6 * BLOCK_BYTES);
-        let dir = tempfile::tempdir().unwrap();
-        let inputs = crate::testing::file_input(dir.path(), &bytes);
         let mut dealt = Confirming::default();
-        read_inputs(&inputs, 0, &Tally::default(), &mut dealt);
-        let blocks: Vec<&[u8]> = dealt
-            .pieces
-            .iter()
-            .filter_map(|p| match p {
-                Piece::Block(b) => Some(&b.bytes[..b.bytes.len() - usize::from(b.guessed)]),
-                _ => None,
-            })
-            .collect();
+        deal_file(&bytes, &mut dealt);
+        let blocks: Vec<&[u8]> = blocks(&dealt.pieces).map(own).collect();
         assert_eq!(blocks.concat(), bytes);
         let mut left = bytes.len();
         for (n, block) in blocks.iter().enumerate() {
