@@ -47,22 +47,27 @@ const BATCH: usize = 8;
 /// batch's slots hold what a few ordinary games need.
 const BATCH_GAME_BYTES: usize = 8 << 10;
 
-/// Lists of tag-column buffers given back by the writer that may wait for
-/// a worker; more are dropped ...
+/// Lists of games given back by the writer that may wait for a worker;
+/// more are dropped ...
 const SPARE_LISTS: usize = 4;
 
-/// ... and so is a buffer larger than this (a game's long tag values).
+/// ... and a worker keeps no tag buffer larger than this (a game's long
+/// tag values) ...
 const SPARE_BYTES: usize = 1 << 10;
 
-/// The buffers of the tag columns of games written, handed back from the
-/// writer to the workers: each game's columns are then written into a
-/// buffer an earlier game filled, not into one allocated for it on the
-/// worker's thread and freed on the writer's. Bounded: what no worker
-/// takes is dropped.
+/// ... nor more tag buffers than this at hand.
+const SPARE_TAGS: usize = 2 * PART_GAMES;
+
+/// The games written, handed back from the writer to the workers: a
+/// worker writes the next games' tag columns into the buffers they hold
+/// and their results into the list, and frees the rest of them, so that
+/// what a worker's thread allocates for a game is reused or freed there
+/// (not freed on the writer's, nor allocated afresh for every part).
+/// Bounded: what no worker takes is dropped.
 #[derive(Debug, Clone)]
 pub struct Spares {
-    give: crossbeam_channel::Sender<Vec<String>>,
-    take: crossbeam_channel::Receiver<Vec<String>>,
+    give: crossbeam_channel::Sender<Vec<GameResult>>,
+    take: crossbeam_channel::Receiver<Vec<GameResult>>,
 }
 
 impl Default for Spares {
@@ -73,22 +78,17 @@ impl Default for Spares {
 }
 
 impl Spares {
-    /// Gives back the tag buffers of games the writer is done with.
+    /// Gives back games the writer is done with.
     pub fn give(&self, games: Vec<GameResult>) {
-        let buffers: Vec<String> = games
-            .into_iter()
-            .map(GameResult::into_tag_text)
-            .filter(|b| (1..=SPARE_BYTES).contains(&b.capacity()))
-            .collect();
-        if !buffers.is_empty() {
+        if games.capacity() > 0 {
             // Full: the workers have enough; these are dropped.
-            let _ = self.give.try_send(buffers);
+            let _ = self.give.try_send(games);
         }
     }
 
-    /// Buffers given back, if there are any.
-    fn take(&self) -> Vec<String> {
-        self.take.try_recv().unwrap_or_default()
+    /// Games given back, if there are any.
+    fn take(&self) -> Option<Vec<GameResult>> {
+        self.take.try_recv().ok()
     }
 }
 
@@ -163,9 +163,11 @@ pub struct Worker {
     unconfirmed: Option<Tail>,
     /// The input of the block being checked.
     input: usize,
-    /// Where tag buffers come back from the writer, and those at hand.
+    /// Where games come back from the writer; the tag buffers at hand, and
+    /// an empty list for the next part's results.
     spares: Spares,
     spare: Vec<String>,
+    spare_list: Vec<GameResult>,
 }
 
 /// A game lexed and waiting for its checks, in a chunk or block: its tags
@@ -324,6 +326,10 @@ impl Worker {
             part.weight += result.weight();
             if part.games.capacity() == 0 {
                 // A part's games are not moved as it fills up.
+                if self.spare_list.capacity() < PART_GAMES {
+                    self.restock();
+                }
+                part.games = std::mem::take(&mut self.spare_list);
                 part.games.reserve_exact(PART_GAMES);
             }
             part.games.push(result);
@@ -334,6 +340,24 @@ impl Worker {
         self.batch = batch;
         self.trim_batch();
         going.then_some(after_tag_break)
+    }
+
+    /// Takes games the writer gave back, if there are any: their tag
+    /// buffers for the next games' columns, their list for a next part's
+    /// results; the rest of them is freed.
+    fn restock(&mut self) {
+        let Some(mut games) = self.spares.take() else {
+            return;
+        };
+        for game in games.drain(..) {
+            let buffer = game.into_tag_text();
+            if (1..=SPARE_BYTES).contains(&buffer.capacity()) && self.spare.len() < SPARE_TAGS {
+                self.spare.push(buffer);
+            }
+        }
+        if games.capacity() > self.spare_list.capacity() {
+            self.spare_list = games;
+        }
     }
 
     /// Gives back the buffers of the games over `BATCH_GAME_BYTES` in the
@@ -380,7 +404,7 @@ impl Worker {
             after_tag_break,
         };
         if self.spare.is_empty() {
-            self.spare = self.spares.take();
+            self.restock();
         }
         let mut result = check_game(
             &game,
@@ -1431,28 +1455,47 @@ mod tests {
     }
 
     #[test]
-    fn the_writer_never_waits_to_give_buffers_back() {
+    fn the_writer_never_waits_to_give_games_back() {
         let spares = Spares::default();
+        // More lists than are kept, with nobody taking them: none blocks.
+        for _ in 0..SPARE_LISTS * 3 {
+            spares.give(Vec::with_capacity(PART_GAMES));
+        }
+        // An empty list that holds nothing is not given back.
+        spares.give(Vec::new());
+        let mut lists = 0;
+        while let Some(list) = spares.take() {
+            assert_eq!(list.capacity(), PART_GAMES);
+            lists += 1;
+        }
+        assert_eq!(lists, SPARE_LISTS);
+    }
+
+    #[test]
+    fn a_worker_keeps_the_small_tag_buffers_and_the_list_given_back() {
+        let task = Task::default();
+        let mut worker = task.worker();
         let game = |bytes: usize| {
             GameResult::new(1, Verdict::not_replayed(HowEnded::Unknown), Vec::new())
                 .with_tag_text(String::with_capacity(bytes))
         };
-        // More lists than are kept, with nobody taking them: none blocks.
-        for _ in 0..SPARE_LISTS * 3 {
-            spares.give(vec![game(100), game(SPARE_BYTES * 4), game(0)]);
+        let mut list = Vec::with_capacity(PART_GAMES);
+        list.extend([game(100), game(SPARE_BYTES * 4), game(0)]);
+        let kept = list[0].event().as_ptr();
+        task.spares.give(list);
+        worker.restock();
+        // A large buffer, or none, is not kept.
+        assert_eq!(worker.spare.len(), 1);
+        assert_eq!(worker.spare[0].as_ptr(), kept);
+        assert!(worker.spare_list.is_empty());
+        assert_eq!(worker.spare_list.capacity(), PART_GAMES);
+        // Nor more buffers than a worker needs.
+        for _ in 0..SPARE_TAGS {
+            task.spares
+                .give((0..PART_GAMES).map(|_| game(100)).collect());
+            worker.restock();
         }
-        let mut lists = 0;
-        loop {
-            let list = spares.take();
-            if list.is_empty() {
-                break;
-            }
-            // A large buffer, or none, is not given back.
-            assert_eq!(list.len(), 1);
-            assert!(list[0].capacity() >= 100 && list[0].capacity() <= SPARE_BYTES);
-            lists += 1;
-        }
-        assert_eq!(lists, SPARE_LISTS);
+        assert_eq!(worker.spare.len(), SPARE_TAGS);
     }
 
     #[test]
