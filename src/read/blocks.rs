@@ -74,8 +74,10 @@ fn near_end(target: usize, left: Option<u64>) -> usize {
     }
 }
 
-/// Buffers of blocks done with that the reader keeps for the next blocks.
-const SPARE_BUFFERS: usize = 2;
+/// Buffers of blocks done with that the reader keeps for the next blocks:
+/// as many as the pieces two workers may have in flight, which the reader
+/// often learns are done with several at once.
+const SPARE_BUFFERS: usize = 4;
 
 /// Bytes of a game too large that are kept to read its tags.
 const TOO_LARGE_HEAD: usize = 64 << 10;
@@ -362,28 +364,7 @@ fn read_sized(
     size: Option<u64>,
     emit: &mut dyn Pieces,
 ) -> bool {
-    let mut stream = Stream {
-        index,
-        source: Source {
-            front: Vec::new(),
-            at: 0,
-            inner: reader,
-            failed: false,
-        },
-        chunk: Chunk::in_buffer(Vec::with_capacity(BLOCK_BYTES * 2)),
-        line: 1 + line_offset,
-        target: block_bytes(0),
-        after_tag_break: false,
-        guessing: emit.guesses(),
-        held: VecDeque::new(),
-        seq: 0,
-        cuts: 0,
-        spare: Vec::new(),
-        error: None,
-        size,
-        handed: 0,
-    };
-    stream.read(emit)
+    Stream::new(index, reader, line_offset, size, emit.guesses()).read(emit)
 }
 
 /// The decompressed stream of an input, with bytes put back in front of
@@ -467,13 +448,48 @@ struct Stream<'a> {
     /// it cut them).
     cuts: u64,
     /// Buffers of blocks done with, for the next blocks.
-    spare: Vec<Vec<u8>>,
+    spare: Vec<Arc<Vec<u8>>>,
     /// A read that failed, said after what was read before it.
     error: Option<io::Error>,
     /// About how many bytes the stream holds, if known.
     size: Option<u64>,
     /// Bytes handed on so far (counted again after a wrong guess).
     handed: u64,
+}
+
+impl<'a> Stream<'a> {
+    /// The stream of input `index`, of about `size` bytes if known, whose
+    /// first line is `line_offset` + 1; cut at guessed game starts when
+    /// `guessing`.
+    fn new(
+        index: usize,
+        reader: &'a mut dyn Read,
+        line_offset: u64,
+        size: Option<u64>,
+        guessing: bool,
+    ) -> Stream<'a> {
+        Stream {
+            index,
+            source: Source {
+                front: Vec::new(),
+                at: 0,
+                inner: reader,
+                failed: false,
+            },
+            chunk: Chunk::in_buffer(Vec::with_capacity(BLOCK_BYTES * 2)),
+            line: 1 + line_offset,
+            target: block_bytes(0),
+            after_tag_break: false,
+            guessing,
+            held: VecDeque::new(),
+            seq: 0,
+            cuts: 0,
+            spare: Vec::new(),
+            error: None,
+            size,
+            handed: 0,
+        }
+    }
 }
 
 impl Stream<'_> {
@@ -578,7 +594,7 @@ impl Stream<'_> {
             self.chunk.drain_front(at);
             Arc::default()
         } else {
-            let next = self.spare.pop().unwrap_or_default();
+            let next = self.spare_buffer();
             Arc::new(self.chunk.split_off(at, end, next))
         };
         self.chunk.shrink(BLOCK_BYTES * 2);
@@ -692,17 +708,25 @@ impl Stream<'_> {
         }
     }
 
-    /// Keeps the buffer of a block no worker holds any more for the next
-    /// block: buffers of a block's size are mapped pages of their own, and
-    /// mapping them for every block costs page faults.
+    /// Keeps the buffer of a block done with for a next block, once no
+    /// worker holds it any more: buffers of a block's size are mapped pages
+    /// of their own, and mapping them for every block costs page faults.
     fn give_back(&mut self, done: Option<Arc<Vec<u8>>>) {
-        if let Some(bytes) = done.and_then(|done| Arc::try_unwrap(done).ok())
+        if let Some(done) = done
             && self.spare.len() < SPARE_BUFFERS
-            && bytes.capacity() <= 2 * BLOCK_BYTES
+            && done.capacity() <= 2 * BLOCK_BYTES
         {
-            // Its bytes stay: they are the next chunk's room, zeroed once.
-            self.spare.push(bytes);
+            self.spare.push(done);
         }
+    }
+
+    /// A buffer of a block done with that no worker holds any more (its
+    /// bytes stay: they are the next chunk's room, zeroed once), or a new
+    /// one.
+    fn spare_buffer(&mut self) -> Vec<u8> {
+        let free = self.spare.iter().position(|b| Arc::strong_count(b) == 1);
+        free.and_then(|i| Arc::try_unwrap(self.spare.swap_remove(i)).ok())
+            .unwrap_or_default()
     }
 
     /// Reads the input again from `tail` of the oldest block held.
@@ -895,6 +919,37 @@ mod tests {
         fn confirmation(&mut self, wait: bool) -> Confirmation {
             self.confirming.confirmation(wait)
         }
+    }
+
+    /// A block's buffer that a worker still holds when the reader learns
+    /// the block is done with is kept, and reused once the worker lets go;
+    /// as many as `SPARE_BUFFERS` are kept.
+    #[test]
+    fn buffers_still_held_are_reused_once_let_go() {
+        let mut empty = io::empty();
+        let mut stream = Stream::new(0, &mut empty, 0, None, true);
+        let held: Vec<Arc<Vec<u8>>> = (0..SPARE_BUFFERS + 1)
+            .map(|i| Arc::new(vec![i as u8; 10]))
+            .collect();
+        for block in &held {
+            stream.give_back(Some(Arc::clone(block)));
+        }
+        assert_eq!(stream.spare.len(), SPARE_BUFFERS);
+        // Every worker still holds its block: a new buffer.
+        assert_eq!(stream.spare_buffer().capacity(), 0);
+        let mut held = held.into_iter();
+        let first = held.next().unwrap();
+        drop(first);
+        // That one, with its bytes: the next chunk's room.
+        assert_eq!(stream.spare_buffer(), vec![0; 10]);
+        assert_eq!(stream.spare_buffer().capacity(), 0);
+        drop(held);
+        let mut kept: Vec<u8> = (0..SPARE_BUFFERS - 1)
+            .map(|_| stream.spare_buffer()[0])
+            .collect();
+        kept.sort_unstable();
+        assert_eq!(kept, (1..SPARE_BUFFERS as u8).collect::<Vec<_>>());
+        assert!(stream.spare.is_empty());
     }
 
     /// Buffers given back by the workers hold the bytes of earlier blocks
