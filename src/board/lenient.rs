@@ -36,7 +36,7 @@ use crate::{
 #[inline(always)]
 pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> {
     match to_move_inlined(san, pos) {
-        Ok(m) => {
+        Ok((m, reaching)) => {
             let form = match san {
                 // Nothing written beyond the piece and the square, or a
                 // pawn's file only: the standard form (as `strict_form`
@@ -51,7 +51,7 @@ pub fn resolve(san: San, pos: &Chess) -> Result<(Move, Option<Form>), SanError> 
                     rank: None,
                     ..
                 } => None,
-                _ => strict_form(san, pos, m),
+                _ => strict_form(san, pos, m, reaching),
             };
             Ok((m, form))
         }
@@ -103,10 +103,16 @@ fn plain_reading(
 /// move with its from-square (`e2e4`), or a from-file, rank or square that
 /// is not needed, or not the one PGN 8.2.3.4 prefers (`Ngf3` where `Nf3` is
 /// unique, `N1d2` for `Nbd2`). Only moves written with one are looked at.
+/// `reaching` are the pieces that reach the square, as `to_move_inlined`
+/// found them.
 #[inline(never)]
-fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
+fn strict_form(san: San, pos: &Chess, m: Move, reaching: Option<Bitboard>) -> Option<Form> {
     let San::Normal {
-        role, file, rank, ..
+        role,
+        file,
+        rank,
+        to,
+        ..
     } = san
     else {
         return None;
@@ -119,7 +125,7 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
     // the file, the rank. If one of them is enough, what was written is
     // not the standard form: where it leaves exactly one of the pieces
     // that could make the move.
-    if let Some(froms) = crate::board::san::legal_froms(san, pos) {
+    if let Some(froms) = reaching.map(|reaching| crate::board::san::unpinned(pos, to, reaching)) {
         let one = |squares: Bitboard| (froms & squares).count() == 1;
         let needless = match (file, rank) {
             (None, None) => false,
@@ -133,7 +139,7 @@ fn strict_form(san: San, pos: &Chess, m: Move) -> Option<Form> {
         };
         return needless.then_some(Form::Disambiguation);
     }
-    // Without a king on the board (`legal_froms` leaves such a position
+    // Without a king on the board (`to_move_inlined` leaves such a position
     // to shakmaty), each shorter form is resolved.
     let enough = |less_file, less_rank| {
         let mut less = san;

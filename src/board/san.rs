@@ -24,13 +24,17 @@ use shakmaty::{
 /// the same answer on every move of the corpora, and on every way of
 /// writing a move in sampled positions and in every position in check.
 pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
-    to_move_inlined(san, pos)
+    to_move_inlined(san, pos).map(|(m, _)| m)
 }
 
 /// [`to_move`], inlined into the replay's loop (`lenient::resolve`), where
-/// the call's frame cost about 30 of a move's thousand instructions.
+/// the call's frame cost about 30 of a move's thousand instructions; with
+/// the pieces that reach the move's square whatever from-file or rank it
+/// is written with, pins not looked at (what [`legal_froms`] starts from,
+/// and `None` where it gives `None`): [`unpinned`] makes them
+/// `legal_froms`, without finding them again.
 #[inline(always)]
-pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
+pub fn to_move_inlined(san: San, pos: &Chess) -> Result<(Move, Option<Bitboard>), SanError> {
     let San::Normal {
         role,
         file,
@@ -43,16 +47,17 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
         return match san {
             San::Castle(side) => castle(pos, side),
             _ => san.to_move(pos),
-        };
+        }
+        .map(|m| (m, None));
     };
     let board = pos.board();
     let turn = pos.turn();
     let occupied = board.occupied();
     let Some(king) = board.king_of(turn) else {
-        return san.to_move(pos);
+        return san.to_move(pos).map(|m| (m, None));
     };
     if role == Role::Pawn && capture && !occupied.contains(to) {
-        return san.to_move(pos);
+        return san.to_move(pos).map(|m| (m, None));
     }
     // Never onto one's own piece; `x` exactly when there is a piece to take;
     // a pawn promotes exactly on the last rank, to a piece.
@@ -68,7 +73,8 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
     {
         return Err(SanError::IllegalSan);
     }
-    let mut from = movers(pos, role, capture, to, king);
+    let reaching = movers(pos, role, capture, to, king);
+    let mut from = reaching;
     if let Some(file) = file {
         from &= Bitboard::from_file(file);
     }
@@ -81,13 +87,16 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
     unpin(board, turn, king, to, &mut from);
     let mut legal = from.into_iter();
     match (legal.next(), legal.next()) {
-        (Some(from), None) => Ok(Move::Normal {
-            role,
-            from,
-            capture: board.role_at(to),
-            to,
-            promotion,
-        }),
+        (Some(from), None) => Ok((
+            Move::Normal {
+                role,
+                from,
+                capture: board.role_at(to),
+                to,
+                promotion,
+            },
+            Some(reaching),
+        )),
         (None, _) => Err(SanError::IllegalSan),
         (Some(_), Some(_)) => Err(SanError::AmbiguousSan),
     }
@@ -98,6 +107,7 @@ pub fn to_move_inlined(san: San, pos: &Chess) -> Result<Move, SanError> {
 /// [`to_move`] resolves (its square, capture mark and promotion are
 /// right), to tell which from-file or rank it needs. `None` for castling
 /// and where [`to_move`] leaves the move to shakmaty.
+#[cfg(test)]
 pub fn legal_froms(san: San, pos: &Chess) -> Option<Bitboard> {
     let San::Normal {
         role, capture, to, ..
@@ -111,9 +121,19 @@ pub fn legal_froms(san: San, pos: &Chess) -> Option<Bitboard> {
     if role == Role::Pawn && capture && !board.occupied().contains(to) {
         return None;
     }
-    let mut from = movers(pos, role, capture, to, king);
-    unpin(board, turn, king, to, &mut from);
-    Some(from)
+    Some(unpinned(pos, to, movers(pos, role, capture, to, king)))
+}
+
+/// The pieces of `reaching` (of the side to move, with a king) that can
+/// move to `to` as far as pins say.
+pub fn unpinned(pos: &Chess, to: Square, reaching: Bitboard) -> Bitboard {
+    let board = pos.board();
+    let turn = pos.turn();
+    let mut from = reaching;
+    if let Some(king) = board.king_of(turn) {
+        unpin(board, turn, king, to, &mut from);
+    }
+    from
 }
 
 /// The pieces of kind `role` that reach `to` ([`reach`]) and may go there
@@ -387,6 +407,16 @@ mod tests {
                             };
                             let resolved = to_move(san, pos);
                             assert_eq!(resolved, san.to_move(pos), "{} {san}", fen(pos));
+                            // The pieces the move hands on, unpinned, are
+                            // those that can make it, however written.
+                            if let Ok((_, reaching)) = to_move_inlined(san, pos) {
+                                assert_eq!(
+                                    reaching.map(|r| unpinned(pos, to, r)),
+                                    legal_froms(san, pos),
+                                    "{} {san}",
+                                    fen(pos)
+                                );
+                            }
                             if role != Role::Pawn
                                 && let Ok(m) = resolved
                             {
