@@ -30,9 +30,9 @@ pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
 /// [`to_move`], inlined into the replay's loop (`lenient::resolve`), where
 /// the call's frame cost about 30 of a move's thousand instructions; with
 /// the pieces that reach the move's square whatever from-file or rank it
-/// is written with, pins not looked at (what [`legal_froms`] starts from,
-/// and `None` where it gives `None`): [`unpinned`] makes them
-/// `legal_froms`, without finding them again.
+/// is written with, pins not looked at (`None` where the move is left to
+/// shakmaty): [`unpinned`] tells which of them can make it, without
+/// finding them again.
 #[inline(always)]
 pub fn to_move_inlined(san: San, pos: &Chess) -> Result<(Move, Option<Bitboard>), SanError> {
     let San::Normal {

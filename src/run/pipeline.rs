@@ -1490,7 +1490,7 @@ mod tests {
         assert!(worker.spare_list.is_empty());
         assert_eq!(worker.spare_list.capacity(), PART_GAMES);
         // Nor more buffers than a worker needs.
-        for _ in 0..SPARE_TAGS {
+        for _ in 0..SPARE_TAGS / PART_GAMES + 1 {
             task.spares
                 .give((0..PART_GAMES).map(|_| game(100)).collect());
             worker.restock();
