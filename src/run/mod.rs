@@ -1,8 +1,10 @@
 //! The run: opening the outputs, the reader thread, the workers and the
-//! ordered writer ([`pipeline`]), the files put in place only when the run
-//! completes ([`output`]), the progress bar, the summary,
-//! and the exit status; and the command line as a whole ([`command`]).
+//! ordered writer they take turns at ([`pipeline`], [`affinity`]), the
+//! files put in place only when the run completes ([`output`]), the
+//! progress bar, the summary, and the exit status; and the command line as
+//! a whole ([`command`]).
 
+pub mod affinity;
 pub mod command;
 pub mod pipeline;
 pub mod progress;

@@ -1,14 +1,16 @@
 //! The run: inputs are read and cut into blocks of whole games (one reader,
 //! [`read::blocks`](crate::read::blocks)),
 //! blocks are checked (by `jobs` workers), and results are written in input
-//! order (the caller's thread). Queues are bounded and so is the number of
-//! blocks in flight, so memory does not grow with the input.
+//! order (by the workers in turn, or the caller's thread with one worker).
+//! Queues are bounded and so is the number of blocks in flight, so memory
+//! does not grow with the input.
 
 use std::sync::{
-    Arc,
-    atomic::{AtomicU64, Ordering},
+    Arc, Mutex, TryLockError,
+    atomic::{AtomicBool, AtomicU64, Ordering, fence},
 };
 
+use crate::run::affinity;
 use crate::{
     checks::draws::history::History,
     checks::{self, Judging, Verdict, ending::HowEnded, suppress::Suppressions},
@@ -761,8 +763,11 @@ pub fn check_game(
     result
 }
 
-/// Runs the reader, `jobs` workers and the writer `sink` (on this thread),
-/// which receives results in input order and returns false to stop.
+/// Runs the reader, `jobs` workers and the writer `sink`, which receives
+/// results in input order and returns false to stop. With one worker,
+/// all of it runs on this thread; with more, the workers take turns to
+/// write (`Writing`), each keeping to a processor of its own when there is
+/// one for each ([`affinity`]).
 ///
 /// Each piece read gets a small channel of its own for its results; the
 /// writer takes those channels in input order, so results are written in
@@ -781,7 +786,7 @@ pub fn run(
     task: &Task,
     line_offset: u64,
     tally: &Tally,
-    sink: &mut dyn FnMut(Checked) -> bool,
+    sink: &mut (dyn FnMut(Checked) -> bool + Send),
 ) {
     if jobs <= 1 {
         let mut inline = Inline {
@@ -803,6 +808,18 @@ pub fn run(
     let (confirm_tx, confirm_rx) = crossbeam_channel::unbounded::<Confirmed>();
     let stop = AtomicU64::new(0);
     let epoch = AtomicU64::new(0);
+    let writer = Writing {
+        writer: Mutex::new(Writer {
+            sink,
+            order: order_rx,
+            current: None,
+            void: None,
+            tokens: Some(tokens_tx),
+            stop: &stop,
+        }),
+        pending: AtomicBool::new(false),
+        stop: &stop,
+    };
     std::thread::scope(|scope| {
         let mut dealer = Dealer {
             in_flight,
@@ -814,50 +831,132 @@ pub fn run(
             epoch: &epoch,
         };
         scope.spawn(move || read_inputs(inputs, line_offset, tally, &mut dealer));
-        for _ in 0..jobs {
+        for cpu in affinity::one_each(jobs) {
             let (work_rx, confirm_tx, epoch) = (work_rx.clone(), confirm_tx.clone(), &epoch);
-            let stop = &stop;
+            let (stop, writer) = (&stop, &writer);
             scope.spawn(move || {
+                if let Some(cpu) = cpu {
+                    affinity::keep_to(cpu);
+                }
                 let _stop = StopOnPanic(stop);
                 let mut worker = task.worker();
                 for (piece, parts, at) in work_rx {
-                    if !worker.check_dealt(piece, &parts, at, epoch, &confirm_tx) {
+                    let going = worker.check_dealt(piece, &parts, at, epoch, &confirm_tx, writer);
+                    // The piece's results are all handed on: written now
+                    // if it is the oldest in flight (its end is seen once
+                    // its sender is gone).
+                    drop(parts);
+                    writer.write_soon();
+                    if !going {
                         return;
                     }
                 }
             });
         }
         drop((work_rx, confirm_tx));
-        // Pieces dealt before a wrong guess was undone are void: their
-        // results are dropped.
-        let mut void = None;
-        'pieces: for (parts, tokens, at) in &order_rx {
-            let dropped = void.is_some_and(|v| at <= v);
-            for handed in parts {
-                match handed {
-                    Handed::Checked(checked) if !dropped => {
-                        if !sink(checked) {
-                            stop.store(1, Ordering::Relaxed);
-                            break 'pieces;
+    });
+    // Every thread is done: what is left is written (or dropped, when the
+    // run stopped).
+    (writer.writer)
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .write_ready();
+}
+
+/// The writer's side of the run, which the workers take in turn: it
+/// writes the results of the pieces in input order, as far as they have
+/// come, and gives back each piece's tokens once it is written. A worker
+/// writes after each part it hands on and after each piece, so that what
+/// it wrote is read on the processor where it was made, and the run needs
+/// no thread beside the reader and the workers.
+struct Writer<'a> {
+    sink: &'a mut (dyn FnMut(Checked) -> bool + Send),
+    order: crossbeam_channel::Receiver<Order>,
+    /// The piece being written, and whether its results are dropped.
+    current: Option<(Order, bool)>,
+    /// Pieces dealt in this epoch or before are void (a wrong guess).
+    void: Option<u64>,
+    /// Gone once the run stops: the reader then deals nothing more.
+    tokens: Option<crossbeam_channel::Sender<()>>,
+    stop: &'a AtomicU64,
+}
+
+/// The writer, taken by one worker at a time, and whether there may be
+/// more to write than its holder has seen.
+struct Writing<'a> {
+    writer: Mutex<Writer<'a>>,
+    pending: AtomicBool,
+    /// Set when the run stops (the output is gone, or a worker panicked).
+    stop: &'a AtomicU64,
+}
+
+impl Writing<'_> {
+    /// Writes what is ready, unless another worker is writing: that one
+    /// then writes it too before it lets go, so that a worker never waits
+    /// for another to write and nothing ready is left unwritten.
+    fn write_soon(&self) {
+        self.pending.store(true, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
+        while self.pending.load(Ordering::SeqCst) {
+            let mut writer = match self.writer.try_lock() {
+                Ok(writer) => writer,
+                // A thread panicked while writing: the panic is raised
+                // where the threads are joined.
+                Err(TryLockError::Poisoned(_)) => return,
+                // The holder sees `pending` once it has let go.
+                Err(TryLockError::WouldBlock) => return,
+            };
+            self.pending.store(false, Ordering::SeqCst);
+            writer.write_ready();
+            drop(writer);
+            fence(Ordering::SeqCst);
+        }
+    }
+}
+
+impl Writer<'_> {
+    /// Writes what has come, in order, up to the first piece whose results
+    /// are still coming; never waits for them. Once the run stops, what
+    /// comes is dropped, so that no worker waits to hand it on.
+    fn write_ready(&mut self) {
+        loop {
+            let Some(((parts, tokens, at), dropped)) = &self.current else {
+                match self.order.try_recv() {
+                    Ok(order) => {
+                        let dropped =
+                            self.tokens.is_none() || self.void.is_some_and(|v| order.2 <= v);
+                        self.current = Some((order, dropped));
+                        continue;
+                    }
+                    Err(_) => return,
+                }
+            };
+            if self.tokens.is_none() {
+                self.current = None;
+                continue;
+            }
+            match parts.try_recv() {
+                Ok(Handed::Checked(checked)) => {
+                    if !*dropped && !(self.sink)(checked) {
+                        self.stop.store(1, Ordering::Relaxed);
+                        // The reader, waiting for a token, sees the run
+                        // stop; the workers see their results' channels go.
+                        self.tokens = None;
+                    }
+                }
+                Ok(Handed::Unconfirmed) => self.void = Some(*at),
+                Err(crossbeam_channel::TryRecvError::Empty) => return,
+                Err(crossbeam_channel::TryRecvError::Disconnected) => {
+                    if let Some(tx) = &self.tokens {
+                        for _ in 0..*tokens {
+                            let _ = tx.send(());
                         }
                     }
-                    Handed::Checked(_) => {}
-                    Handed::Unconfirmed => void = Some(at),
+                    self.current = None;
                 }
             }
-            for _ in 0..tokens {
-                let _ = tokens_tx.send(());
-            }
         }
-        // Unblock the reader (waiting for a token) and the workers (waiting
-        // to hand on results): a channel keeps its buffered messages while
-        // a sender lives, so the result channels queued here are dropped one
-        // by one until the reader has gone.
-        drop(tokens_tx);
-        for (parts, _, _) in &order_rx {
-            drop(parts);
-        }
-    });
+    }
 }
 
 /// Stops the run if a worker panics, so that the reader does not wait for
@@ -979,6 +1078,7 @@ impl Worker {
         at: u64,
         epoch: &AtomicU64,
         confirm: &crossbeam_channel::Sender<Confirmed>,
+        writer: &Writing<'_>,
     ) -> bool {
         if at < epoch.load(Ordering::Relaxed) {
             return true;
@@ -988,7 +1088,7 @@ impl Worker {
             _ => None,
         };
         if !self.check(piece, &mut |checked| {
-            parts.send(Handed::Checked(checked)).is_ok()
+            hand_on(parts, Handed::Checked(checked), writer)
         }) {
             return false;
         }
@@ -997,7 +1097,39 @@ impl Worker {
         };
         let tail = self.unconfirmed.take();
         let _ = confirm.send((seq, at, tail));
-        tail.is_none() || parts.send(Handed::Unconfirmed).is_ok()
+        tail.is_none() || hand_on(parts, Handed::Unconfirmed, writer)
+    }
+}
+
+/// Hands a piece's results on, and writes what is ready. When the piece's
+/// queue is full, its results wait for an older piece still being checked:
+/// the worker waits a moment for room, writing in between (this piece's
+/// results too, once the pieces before it are written). False when the
+/// run is stopping.
+fn hand_on(
+    parts: &crossbeam_channel::Sender<Handed>,
+    mut handed: Handed,
+    writer: &Writing<'_>,
+) -> bool {
+    use crossbeam_channel::{SendTimeoutError, TrySendError};
+    match parts.try_send(handed) {
+        Ok(()) => {
+            writer.write_soon();
+            return true;
+        }
+        Err(TrySendError::Disconnected(_)) => return false,
+        Err(TrySendError::Full(back)) => handed = back,
+    }
+    loop {
+        writer.write_soon();
+        if writer.stop.load(Ordering::Relaxed) != 0 {
+            return false;
+        }
+        match parts.send_timeout(handed, std::time::Duration::from_millis(1)) {
+            Ok(()) => return true,
+            Err(SendTimeoutError::Timeout(back)) => handed = back,
+            Err(SendTimeoutError::Disconnected(_)) => return false,
+        }
     }
 }
 
@@ -1246,6 +1378,106 @@ mod tests {
                 assert_eq!(calls, stop_after + 1);
             }
         }
+    }
+
+    /// A writer over one piece dealt with two tokens, whose results go to
+    /// `sink`; the piece's sender, and where the tokens come back.
+    fn writing<'a>(
+        sink: &'a mut (dyn FnMut(Checked) -> bool + Send),
+        stop: &'a AtomicU64,
+    ) -> (
+        Writing<'a>,
+        crossbeam_channel::Sender<Handed>,
+        crossbeam_channel::Receiver<()>,
+    ) {
+        let (order_tx, order_rx) = crossbeam_channel::bounded(1);
+        let (parts_tx, parts_rx) = crossbeam_channel::bounded(2);
+        order_tx.send((parts_rx, 2, 0)).unwrap();
+        let (tokens_tx, tokens_rx) = crossbeam_channel::unbounded();
+        let writer = Writer {
+            sink,
+            order: order_rx,
+            current: None,
+            void: None,
+            tokens: Some(tokens_tx),
+            stop,
+        };
+        let writing = Writing {
+            writer: Mutex::new(writer),
+            pending: AtomicBool::new(false),
+            stop,
+        };
+        (writing, parts_tx, tokens_rx)
+    }
+
+    #[test]
+    fn a_worker_never_waits_for_another_to_write() {
+        let written = std::sync::Mutex::new(Vec::new());
+        let mut sink = |checked: Checked| {
+            if let Checked::InputDone(input) = checked {
+                written.lock().unwrap().push(input);
+            }
+            true
+        };
+        let stop = AtomicU64::new(0);
+        let (writing, parts, tokens) = writing(&mut sink, &stop);
+        assert!(hand_on(&parts, Handed::Checked(Checked::InputDone(1)), &writing));
+        assert_eq!(*written.lock().unwrap(), [1]);
+        // Another worker is writing: this one hands on and goes on at once,
+        // and what it handed on is written before the other lets go.
+        let mut held = Some(writing.writer.lock().unwrap());
+        let (done_tx, done_rx) = crossbeam_channel::bounded(1);
+        let waited = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let handed = hand_on(&parts, Handed::Checked(Checked::InputDone(2)), &writing);
+                writing.write_soon();
+                done_tx.send(handed).unwrap();
+            });
+            let done = done_rx.recv_timeout(std::time::Duration::from_secs(5));
+            if done.is_err() {
+                // Let it go on, so that the test fails instead of hanging.
+                held = None;
+            }
+            done.is_err()
+        });
+        assert!(!waited, "a worker waited for the other to write");
+        assert_eq!(*written.lock().unwrap(), [1]);
+        assert!(writing.pending.load(Ordering::SeqCst));
+        drop(held);
+        writing.write_soon();
+        assert_eq!(*written.lock().unwrap(), [1, 2]);
+        // The piece ends: its tokens come back.
+        assert!(tokens.try_recv().is_err());
+        drop(parts);
+        writing.write_soon();
+        assert_eq!(tokens.try_iter().count(), 2);
+    }
+
+    #[test]
+    fn a_worker_with_a_full_queue_stops_with_the_run() {
+        let mut sink = |_: Checked| true;
+        let stop = AtomicU64::new(0);
+        let (writing, parts, _tokens) = writing(&mut sink, &stop);
+        // Another worker holds the writer (and then panics, say): the queue
+        // fills, and the worker handing on gives up once the run stops.
+        let mut held = Some(writing.writer.lock().unwrap());
+        let (waiting, handed) = std::thread::scope(|scope| {
+            let handing = scope.spawn(|| {
+                (0..3).all(|i| hand_on(&parts, Handed::Checked(Checked::InputDone(i)), &writing))
+            });
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            let waiting = !handing.is_finished();
+            stop.store(1, Ordering::Relaxed);
+            let end = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            while !handing.is_finished() && std::time::Instant::now() < end {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            // Let it go on, so that the test fails instead of hanging.
+            held = None;
+            (waiting, handing.join().unwrap())
+        });
+        assert!(waiting, "the queue had room");
+        assert!(!handed, "the run stopped, and the worker went on handing on");
     }
 
     /// Everything a run hands the writer at `jobs` threads, with `--fix`:
