@@ -1421,7 +1421,11 @@ mod tests {
         };
         let stop = AtomicU64::new(0);
         let (writing, parts, tokens) = writing(&mut sink, &stop);
-        assert!(hand_on(&parts, Handed::Checked(Checked::InputDone(1)), &writing));
+        assert!(hand_on(
+            &parts,
+            Handed::Checked(Checked::InputDone(1)),
+            &writing
+        ));
         assert_eq!(*written.lock().unwrap(), [1]);
         // Another worker is writing: this one hands on and goes on at once,
         // and what it handed on is written before the other lets go.
@@ -1477,7 +1481,10 @@ mod tests {
             (waiting, handing.join().unwrap())
         });
         assert!(waiting, "the queue had room");
-        assert!(!handed, "the run stopped, and the worker went on handing on");
+        assert!(
+            !handed,
+            "the run stopped, and the worker went on handing on"
+        );
     }
 
     /// Everything a run hands the writer at `jobs` threads, with `--fix`:
