@@ -301,7 +301,8 @@ pub struct Cli {
     pub no_variations: bool,
 
     /// Worker threads (default: all cores; at most 4 per core). Output is
-    /// the same for any number.
+    /// the same for any number. With one for each core the process may
+    /// use, each worker keeps to a core of its own.
     #[arg(short, long, value_name = "N")]
     pub jobs: Option<usize>,
 

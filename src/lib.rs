@@ -45,8 +45,8 @@
 //! - [`cli`], [`config`]: the command line, checked once into a [`Config`](crate::config::Config).
 //! - [`run`](mod@run): the run itself ([`run::run`]: outputs opened, the sink that
 //!   writes in input order, the end with the exit status), the reader
-//!   thread, the workers and the ordered writer ([`run::pipeline`]), the
-//!   progress bar; and the command line as a whole, from its arguments to
+//!   thread, the workers and the ordered writer they take turns at
+//!   ([`run::pipeline`], [`run::affinity`]), the progress bar; and the command line as a whole, from its arguments to
 //!   its exit status ([`run::command`]), which the binary and the Python
 //!   module's `pgn-arbiter` both run.
 //!
