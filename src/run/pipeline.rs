@@ -815,7 +815,6 @@ pub fn run(
             current: None,
             void: None,
             tokens: Some(tokens_tx),
-            stop: &stop,
         }),
         pending: AtomicBool::new(false),
         stop: &stop,
@@ -857,7 +856,7 @@ pub fn run(
     });
     // Every thread is done: what is left is written (or dropped, when the
     // run stopped).
-    (writer.writer)
+    let _ = (writer.writer)
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
         .write_ready();
@@ -876,9 +875,8 @@ struct Writer<'a> {
     current: Option<(Order, bool)>,
     /// Pieces dealt in this epoch or before are void (a wrong guess).
     void: Option<u64>,
-    /// Gone once the run stops: the reader then deals nothing more.
+    /// Gone once the sink has stopped the run.
     tokens: Option<crossbeam_channel::Sender<()>>,
-    stop: &'a AtomicU64,
 }
 
 /// The writer, taken by one worker at a time, and whether there may be
@@ -907,7 +905,11 @@ impl Writing<'_> {
                 Err(TryLockError::WouldBlock) => return,
             };
             self.pending.store(false, Ordering::SeqCst);
-            writer.write_ready();
+            if !writer.write_ready() {
+                // The reader deals nothing more; the workers see their
+                // results' channels go.
+                self.stop.store(1, Ordering::Relaxed);
+            }
             drop(writer);
             fence(Ordering::SeqCst);
         }
@@ -916,19 +918,19 @@ impl Writing<'_> {
 
 impl Writer<'_> {
     /// Writes what has come, in order, up to the first piece whose results
-    /// are still coming; never waits for them. Once the run stops, what
-    /// comes is dropped, so that no worker waits to hand it on.
-    fn write_ready(&mut self) {
+    /// are still coming; never waits for them. Once the sink has stopped
+    /// the run, what comes is dropped, so that no worker waits to hand it
+    /// on. False once the sink has stopped the run.
+    fn write_ready(&mut self) -> bool {
         loop {
             let Some(((parts, tokens, at), dropped)) = &self.current else {
                 match self.order.try_recv() {
                     Ok(order) => {
-                        let dropped =
-                            self.tokens.is_none() || self.void.is_some_and(|v| order.2 <= v);
+                        let dropped = self.void.is_some_and(|v| order.2 <= v);
                         self.current = Some((order, dropped));
                         continue;
                     }
-                    Err(_) => return,
+                    Err(_) => return self.tokens.is_some(),
                 }
             };
             if self.tokens.is_none() {
@@ -938,14 +940,11 @@ impl Writer<'_> {
             match parts.try_recv() {
                 Ok(Handed::Checked(checked)) => {
                     if !*dropped && !(self.sink)(checked) {
-                        self.stop.store(1, Ordering::Relaxed);
-                        // The reader, waiting for a token, sees the run
-                        // stop; the workers see their results' channels go.
                         self.tokens = None;
                     }
                 }
                 Ok(Handed::Unconfirmed) => self.void = Some(*at),
-                Err(crossbeam_channel::TryRecvError::Empty) => return,
+                Err(crossbeam_channel::TryRecvError::Empty) => return true,
                 Err(crossbeam_channel::TryRecvError::Disconnected) => {
                     if let Some(tx) = &self.tokens {
                         for _ in 0..*tokens {
@@ -1400,7 +1399,6 @@ mod tests {
             current: None,
             void: None,
             tokens: Some(tokens_tx),
-            stop,
         };
         let writing = Writing {
             writer: Mutex::new(writer),
