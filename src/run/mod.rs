@@ -341,8 +341,6 @@ struct Sink<'a> {
     fix: Option<corrected::FixFiles>,
     /// Why a corrected copy could not be written.
     fix_error: Option<io::Error>,
-    /// Where the games' tag buffers go back to the workers.
-    spares: pipeline::Spares,
 }
 
 impl Sink<'_> {
@@ -372,7 +370,12 @@ impl Sink<'_> {
             return false;
         }
         match checked {
-            Checked::Games { input, games, copy } => {
+            Checked::Games {
+                input,
+                games,
+                copy,
+                spares,
+            } => {
                 self.begin(input);
                 if input != self.current {
                     self.current = input;
@@ -410,7 +413,9 @@ impl Sink<'_> {
                     self.fix_error = Some(err);
                     return false;
                 }
-                self.spares.give(games);
+                if let Some(spares) = spares {
+                    spares.give(games);
+                }
                 self.bar
                     .set_position(self.counter.load(std::sync::atomic::Ordering::Relaxed));
                 let secs = self.started.elapsed().as_secs_f64().max(1e-9);
@@ -587,9 +592,8 @@ fn count(config: &Config) -> Status {
     }
 }
 
-/// What each worker does with a game, by the run's settings; `spares`
-/// is where the writer gives the games' tag buffers back.
-fn task(config: &Config, spares: pipeline::Spares) -> pipeline::Task {
+/// What each worker does with a game, by the run's settings.
+fn task(config: &Config) -> pipeline::Task {
     let judging = checks::Judging {
         edition: config.edition,
         search: config.search,
@@ -611,7 +615,6 @@ fn task(config: &Config, spares: pipeline::Spares) -> pipeline::Task {
             .fix
             .is_some()
             .then(|| Arc::new(config.selection.clone())),
-        spares,
     }
 }
 
@@ -640,10 +643,8 @@ pub fn run(config: &Config) -> Status {
     // files audited.
     let hash = config.summary.is_some() || config.html.is_some();
     let tally = input::Tally::new(config.inputs.len(), hash);
-    let spares = pipeline::Spares::default();
     let mut sink = Sink {
         config,
-        spares: spares.clone(),
         report: &mut outputs.report,
         results: outputs.results.take(),
         bar: &bar,
@@ -661,7 +662,7 @@ pub fn run(config: &Config) -> Status {
         output::clean_up_on_signals();
         sink.report.summary.fixed = Some(Default::default());
     }
-    let task = task(config, spares);
+    let task = task(config);
     match &config.render {
         Some(render) => results::replay(render, config.game_offset, &tally.bytes, &mut |c| {
             sink.take(c)

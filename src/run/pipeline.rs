@@ -60,12 +60,13 @@ const SPARE_BYTES: usize = 1 << 10;
 /// ... nor more tag buffers than this at hand.
 const SPARE_TAGS: usize = 2 * PART_GAMES;
 
-/// The games written, handed back from the writer to the workers: a
-/// worker writes the next games' tag columns into the buffers they hold
-/// and their results into the list, and frees the rest of them, so that
-/// what a worker's thread allocates for a game is reused or freed there
-/// (not freed on the writer's, nor allocated afresh for every part).
-/// Bounded: what no worker takes is dropped.
+/// The games written, handed back by the writer to the worker that
+/// checked them (each worker has its own): it writes the next games' tag
+/// columns into the buffers they hold and their results into the list,
+/// and frees the rest of them, so that what a worker's thread allocates
+/// for a game is reused or freed there (not on the thread that wrote
+/// them, which may be another worker's, nor allocated afresh for every
+/// part). Bounded: what the worker does not take is dropped.
 #[derive(Debug, Clone)]
 pub struct Spares {
     give: crossbeam_channel::Sender<Vec<GameResult>>,
@@ -105,6 +106,9 @@ pub enum Checked {
         games: Vec<GameResult>,
         /// With `--fix`: the games as the corrected copy has them.
         copy: Vec<u8>,
+        /// Where the games go once written: back to the worker that
+        /// checked them, on whose thread what they hold was allocated.
+        spares: Option<Spares>,
     },
     /// An operational problem.
     Problem {
@@ -129,8 +133,6 @@ pub struct Task {
     pub all_rows: bool,
     /// `--fix`, with the report's selection.
     pub fix: Option<Arc<Selection>>,
-    /// Tag buffers the writer gives back.
-    pub spares: Spares,
 }
 
 impl Task {
@@ -138,7 +140,6 @@ impl Task {
     pub fn worker(&self) -> Worker {
         let mut worker = Worker::new(self.judging, self.all_rows);
         worker.fix = self.fix.clone();
-        worker.spares = self.spares.clone();
         worker
     }
 }
@@ -232,6 +233,7 @@ impl Worker {
                 input,
                 games: vec![self.too_large(&head, line, size)],
                 copy: Vec::new(),
+                spares: None,
             }),
         }
     }
@@ -320,7 +322,7 @@ impl Worker {
         let batch = std::mem::take(&mut self.batch);
         let mut going = true;
         for game in batch.iter().take(n) {
-            if part.full() && !part.flush(self.input, emit) {
+            if part.full() && !part.flush(self.input, &self.spares, emit) {
                 going = false;
                 break;
             }
@@ -491,7 +493,7 @@ impl Worker {
                 if self.fix.is_some() {
                     part.copy.extend_from_slice(slice(bytes, pos, end));
                 }
-                return part.flush(self.input, emit);
+                return part.flush(self.input, &self.spares, emit);
             }
         }
     }
@@ -516,7 +518,12 @@ struct Part {
 
 impl Part {
     /// Hands the results on, if there are any; false when `emit` refuses.
-    fn flush(&mut self, input: usize, emit: &mut dyn FnMut(Checked) -> bool) -> bool {
+    fn flush(
+        &mut self,
+        input: usize,
+        spares: &Spares,
+        emit: &mut dyn FnMut(Checked) -> bool,
+    ) -> bool {
         self.weight = 0;
         let copy = std::mem::take(&mut self.copy);
         self.games.is_empty()
@@ -524,6 +531,7 @@ impl Part {
                 input,
                 games: std::mem::take(&mut self.games),
                 copy,
+                spares: Some(spares.clone()),
             })
     }
 
@@ -603,7 +611,8 @@ impl Worker {
                 (Some(from), false) => {
                     // A clean start after games that ended at a tag break:
                     // they are before the cut.
-                    if !part.flush(input, emit) || !self.check_range(input, chunk, from, next, emit)
+                    if !part.flush(input, &self.spares, emit)
+                        || !self.check_range(input, chunk, from, next, emit)
                     {
                         return None;
                     }
@@ -621,7 +630,7 @@ impl Worker {
         let cut = self.cut_chunk(input, chunk, waiting, last, &mut part, emit)?;
         self.trim_batch();
         self.give_back(chunk.len());
-        part.flush(input, emit).then_some(cut)
+        part.flush(input, &self.spares, emit).then_some(cut)
     }
 
     /// Where `check_to_cut` cuts `chunk`, once its loop is done: before the
@@ -1680,7 +1689,7 @@ mod tests {
         assert_eq!(games.len(), 3);
         assert!(games.iter().all(|g| g.event() == "a" && g.white() == "W"));
         let given: Vec<*const u8> = games.iter().map(|g| g.event().as_ptr()).collect();
-        task.spares.give(games);
+        worker.spares.give(games);
         // The next games' columns are written into those very buffers.
         let again = worker.check_block(&block());
         assert!(again.iter().all(|g| g.event() == "a" && g.black() == "B"));
@@ -1689,6 +1698,48 @@ mod tests {
         let mut given = given;
         given.sort();
         assert_eq!(reused, given);
+    }
+
+    #[test]
+    fn games_go_back_to_the_worker_that_checked_them() {
+        let pgn = "[Event \"a\"]\n[White \"W\"]\n\n1. e4 e5 *\n\n".repeat(3);
+        let block = Block {
+            input: 0,
+            bytes: Arc::new(pgn.into_bytes()),
+            guessed: false,
+            seq: 0,
+            first_line: 1,
+            after_tag_break: false,
+        };
+        let task = Task {
+            all_rows: true,
+            ..Task::default()
+        };
+        let (mut first, mut second) = (task.worker(), task.worker());
+        // Checks the block, gives the games back where they say, as the
+        // writer does, and returns where their tag columns were.
+        let check = |worker: &mut Worker| {
+            let mut columns = Vec::new();
+            worker.check_parts(&block, &mut |checked| {
+                if let Checked::Games { games, spares, .. } = checked {
+                    columns.extend(games.iter().map(|g| g.event().as_ptr()));
+                    spares
+                        .expect("a worker's games say where they go")
+                        .give(games);
+                }
+                true
+            });
+            columns.sort();
+            columns
+        };
+        let firsts = check(&mut first);
+        assert_eq!(firsts.len(), 3);
+        // The other worker's games are in buffers of its own...
+        let seconds = check(&mut second);
+        assert!(seconds.iter().all(|p| !firsts.contains(p)));
+        // ... and each worker fills its own again.
+        assert_eq!(check(&mut first), firsts);
+        assert_eq!(check(&mut second), seconds);
     }
 
     #[test]
@@ -1719,7 +1770,7 @@ mod tests {
         let mut list = Vec::with_capacity(PART_GAMES);
         list.extend([game(100), game(SPARE_BYTES * 4), game(0)]);
         let kept = list[0].event().as_ptr();
-        task.spares.give(list);
+        worker.spares.give(list);
         worker.restock();
         // A large buffer, or none, is not kept.
         assert_eq!(worker.spare.len(), 1);
@@ -1728,7 +1779,8 @@ mod tests {
         assert_eq!(worker.spare_list.capacity(), PART_GAMES);
         // Nor more buffers than a worker needs.
         for _ in 0..SPARE_TAGS / PART_GAMES + 1 {
-            task.spares
+            worker
+                .spares
                 .give((0..PART_GAMES).map(|_| game(100)).collect());
             worker.restock();
         }

@@ -131,6 +131,7 @@ fn replay_games(
                 input: 0,
                 games,
                 copy: Vec::new(),
+                spares: None,
             }) {
                 return Ok(false);
             }
@@ -153,6 +154,7 @@ fn replay_games(
             input: 0,
             games: batch,
             copy: Vec::new(),
+            spares: None,
         }))
 }
 
