@@ -98,11 +98,11 @@ def program(who):
 a_edges, a_tot, a_files = tree("arbiter")
 a_self = selfs("arbiter")
 A = program("arbiter")
-stream = total(a_tot, "read::blocks::read_stream")
+stream = total(a_tot, "read::blocks::read_sized")
 # At -j 1 the worker is called through `Pieces` (cut and piece).
-# The reading of one input (`read_stream`, its `Stream` and the methods of
+# The reading of one input (`read_sized`, its `Stream` and the methods of
 # it that are not inlined) calls the worker through `Pieces`.
-readers = ("read::blocks::read_stream", "read::blocks::Stream::read", "read::blocks::Stream::hand_on",
+readers = ("read::blocks::read_sized", "read::blocks::Stream::read", "read::blocks::Stream::hand_on",
            "read::blocks::Stream::too_large")
 worker = sum(edge(a_edges, reader, callee) for reader in readers
              for callee in ("run::pipeline::run::{{closure}}", "Pieces>::cut", "Pieces>::piece"))
@@ -115,7 +115,8 @@ SHAKMATY_HELPERS = tuple(f"shakmaty-0.30.1/src/{f}.rs" for f in
                          ("square", "bitboard", "board", "m", "color", "attacks", "role", "magics", "types"))
 resolve = edge(a_edges, "checks::audit", "board::lenient::resolve") \
     + inlined(a_files, "checks::audit", ("src/board/lenient.rs", "src/board/san.rs") + SHAKMATY_HELPERS)
-play = edge(a_edges, "checks::audit", "Position>::play_unchecked")
+play = edge(a_edges, "checks::audit", "Position>::play_unchecked") \
+    + edge(a_edges, "checks::audit", "shakmaty::position::do_move")
 history = edge(a_edges, "checks::audit", "History::examine") + edge(a_edges, "checks::audit", "History::new_stretch")
 winnable = edge(a_edges, "checks::audit", "board::winnable::winnability")
 # The worker's scans: every scan but a cutting one, made by the reader.
@@ -127,16 +128,17 @@ read_san = sum(n for (a, b), n in a_edges.items()
                if "read::lexer" in a and b.endswith("shakmaty::san::Reader::read_san"))
 writer = total(a_tot, "run::run::{{closure}}")
 fill_tags = total(a_tot, "report::GameResult::fill_tags")
-# The fingerprint is inlined into the worker; it folds the players' names.
-fingerprint = total(a_tot, "read::game::RawGame::fingerprint") \
-    + inlined(a_files, "Worker::check_scanned", ("src/read/game.rs",)) \
-    + edge(a_edges, "Worker::check_scanned", "read::game::folded_name_hash")
+# The fingerprint is inlined into the worker (a batch of games, or a
+# piece's games one by one); it folds the players' names.
+fingerprint = total(a_tot, "read::game::RawGame::fingerprint") + sum(
+    inlined(a_files, w, ("src/read/game.rs",)) + edge(a_edges, w, "read::game::folded_name_hash")
+    for w in ("pipeline::Worker::check_batch", "pipeline::Worker::check"))
 arbiter_rows = [
     ("reading: filling chunks, counting lines, cutting blocks where the reader does", stream - worker + cutting),
     ("lexing: tags, tokens, move numbers, comments, the common forms of SAN", scan - read_san),
     ("SAN parsing (shakmaty's `read_san`, for the forms the lexer hands it)", read_san),
     ("SAN resolution (`lenient::resolve`, `board::san::to_move`, inlined into the replay)", resolve),
-    ("make move (`play_unchecked`)", play),
+    ("make move (`play_unchecked`, shakmaty's `do_move`)", play),
     ("hashing and history (`History::examine`, `new_stretch`)", history),
     ("winnability (CHA-Solver, games won on time)", winnable),
     ("the other checks (tags, header, result, ending, suffixes, verdict)", audit - resolve - play - history - winnable),
