@@ -1645,14 +1645,7 @@ mod tests {
             .map(String::as_str)
             .concat();
         let mut worker = Worker::new(Judging::default(), false);
-        let games = worker.check_block(&Block {
-            input: 0,
-            bytes: Arc::new(pgn.into_bytes()),
-            guessed: false,
-            seq: 0,
-            first_line: 1,
-            after_tag_break: false,
-        });
+        let games = worker.check_block(&whole_input(&pgn));
         let lines: Vec<u64> = games.iter().map(|g| g.line).collect();
         assert_eq!(lines, [1, 5, 9, 13, 17]);
         // The first slot keeps what the large game needed, as one lexer
@@ -1669,17 +1662,22 @@ mod tests {
         );
     }
 
-    #[test]
-    fn tag_buffers_the_writer_gives_back_are_filled_again() {
-        let pgn = "[Event \"a\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n".repeat(3);
-        let block = || Block {
+    /// `pgn` as the one block of an input, from its first line.
+    fn whole_input(pgn: &str) -> Block {
+        Block {
             input: 0,
-            bytes: Arc::new(pgn.clone().into_bytes()),
+            bytes: Arc::new(pgn.as_bytes().to_vec()),
             guessed: false,
             seq: 0,
             first_line: 1,
             after_tag_break: false,
-        };
+        }
+    }
+
+    #[test]
+    fn tag_buffers_the_writer_gives_back_are_filled_again() {
+        let pgn = "[Event \"a\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 *\n\n".repeat(3);
+        let block = || whole_input(&pgn);
         let task = Task {
             all_rows: true,
             ..Task::default()
@@ -1703,14 +1701,7 @@ mod tests {
     #[test]
     fn games_go_back_to_the_worker_that_checked_them() {
         let pgn = "[Event \"a\"]\n[White \"W\"]\n\n1. e4 e5 *\n\n".repeat(3);
-        let block = Block {
-            input: 0,
-            bytes: Arc::new(pgn.into_bytes()),
-            guessed: false,
-            seq: 0,
-            first_line: 1,
-            after_tag_break: false,
-        };
+        let block = whole_input(&pgn);
         let task = Task {
             all_rows: true,
             ..Task::default()
