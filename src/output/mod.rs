@@ -99,27 +99,37 @@ pub(crate) fn stdin_identity() -> Option<(u64, u64)> {
     None
 }
 
-/// The same file: by device and inode when the file exists, else by the
-/// absolute path of its directory and its name.
-pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
-    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b))
-        && let (Some(x), Some(y)) = (identity(&x), identity(&y))
-    {
-        return x == y;
-    }
-    let absolute = |p: &Path| {
-        let dir = match p.parent() {
+/// What tells one file from another: its device and inode when it
+/// exists, else the absolute path of its directory (links followed) and
+/// its name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum FileKey {
+    /// An existing file.
+    Id(u64, u64),
+    /// A path not there yet (or on a system without inodes).
+    Path(PathBuf),
+}
+
+impl FileKey {
+    pub(crate) fn of(path: &Path) -> FileKey {
+        if let Some((dev, ino)) = fs::metadata(path).ok().as_ref().and_then(identity) {
+            return FileKey::Id(dev, ino);
+        }
+        let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
-        fs::canonicalize(dir)
-            .ok()
-            .map(|d| d.join(p.file_name().unwrap_or_default()))
-    };
-    match (absolute(a), absolute(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
+        FileKey::Path(match fs::canonicalize(dir) {
+            Ok(dir) => dir.join(path.file_name().unwrap_or_default()),
+            Err(_) => path.to_path_buf(),
+        })
     }
+}
+
+/// The same file: by device and inode when the file exists, else by the
+/// absolute path of its directory and its name.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    FileKey::of(a) == FileKey::of(b)
 }
 
 /// `/dev/null` and terminals may take both reports.
@@ -234,16 +244,44 @@ fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// On SIGINT, SIGTERM or SIGHUP (the terminal closed), removes the
-/// temporary report files and exits with
+/// The signals whose default action ends the process and that a process
+/// may catch, but those a fault raises (SIGBUS, SIGSEGV, SIGILL, SIGFPE:
+/// caught, the fault would come again) and SIGABRT (a panic's, which
+/// [`remove_partials_on_panic`] covers): each removes the temporary files.
+/// SIGPIPE is ignored by every Rust program (a closed pipe is an error of
+/// the write), and SIGXFSZ here ([`clean_up_on_signals`]).
+#[cfg(unix)]
+fn ending_signals() -> Vec<i32> {
+    use signal_hook::consts::signal::*;
+    let mut signals = vec![
+        SIGHUP, SIGINT, SIGQUIT, SIGTRAP, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU, SIGVTALRM,
+        SIGPROF, SIGIO, SIGSYS,
+    ];
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    signals.extend([libc::SIGSTKFLT, libc::SIGPWR]);
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    signals.extend(libc::SIGRTMIN()..=libc::SIGRTMAX());
+    signals
+}
+
+/// On any signal that would end the process ([`ending_signals`]: SIGINT,
+/// SIGTERM, SIGHUP when the terminal closes, SIGQUIT, SIGUSR1, SIGALRM
+/// and the others), removes the temporary report files and exits with
 /// 128 + the signal's number, as a shell does for a process the signal
-/// killed. Installed once, when a report goes to a file.
+/// killed. A file grown past the size limit (`ulimit -f`) raises SIGXFSZ,
+/// which is ignored: the write fails instead, and the run ends as on any
+/// failed write (exit status 2, the file named, nothing left). Installed
+/// once, when an output goes to a file.
 #[cfg(unix)]
 pub fn clean_up_on_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        // SAFETY: setting a signal's disposition to "ignore" runs no code
+        // of ours in the handler.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        }
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(ending_signals()) else {
             return;
         };
         std::thread::spawn(move || {
@@ -304,6 +342,38 @@ fn resolve_links(path: &Path) -> PathBuf {
         };
     }
     path
+}
+
+/// An error of the file at `path`, naming it.
+fn named(path: &Path, err: io::Error) -> io::Error {
+    io::Error::new(err.kind(), format!("{}: {err}", path.display()))
+}
+
+/// A file whose errors name it, so that a write that fails (a full disk,
+/// a file-size limit, a device that takes nothing) says which output it
+/// was.
+struct Named<W> {
+    inner: W,
+    path: PathBuf,
+}
+
+impl<W> Named<W> {
+    fn new(inner: W, path: &Path) -> Named<W> {
+        Named {
+            inner,
+            path: path.to_path_buf(),
+        }
+    }
+}
+
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|e| named(&self.path, e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|e| named(&self.path, e))
+    }
 }
 
 /// A report being written.
@@ -367,9 +437,10 @@ impl Opened {
                 .write(true)
                 .create(true)
                 .truncate(true)
-                .open(path)?;
+                .open(path)
+                .map_err(|e| named(path, e))?;
             return Ok(Opened {
-                writer: Box::new(BufWriter::with_capacity(1 << 16, file)),
+                writer: Box::new(BufWriter::with_capacity(1 << 16, Named::new(file, path))),
                 pending: None,
             });
         }
@@ -381,24 +452,28 @@ impl Opened {
         };
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         // One rule for every output: missing parent directories are made.
-        fs::create_dir_all(dir)?;
+        fs::create_dir_all(dir).map_err(|e| named(dir, e))?;
         let prefix = format!(".{name}.");
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".partial");
         // 0666, which creating the file reduces by the umask.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let temp = builder.tempfile_in(dir)?;
+        let temp = builder.tempfile_in(dir).map_err(|e| named(&path, e))?;
         let (file, temp) = temp.into_parts();
         // A file replaced keeps its mode; a new one has what the umask
         // leaves of 0666, as any file a program creates.
         if let Ok(meta) = fs::metadata(&path)
             && meta.is_file()
         {
-            file.set_permissions(meta.permissions())?;
+            file.set_permissions(meta.permissions())
+                .map_err(|e| named(&path, e))?;
         }
         pending().push(temp.to_path_buf());
-        let writer = Box::new(BufWriter::with_capacity(1 << 16, file.try_clone()?));
+        let writer = Box::new(BufWriter::with_capacity(
+            1 << 16,
+            Named::new(file.try_clone().map_err(|e| named(&path, e))?, &path),
+        ));
         Ok(Opened {
             writer,
             pending: Some(Pending {
@@ -454,11 +529,12 @@ impl Commit {
     /// the first failure the rest are removed. Returns the paths written.
     fn rename(self, to: impl Fn(&Path) -> PathBuf) -> io::Result<Vec<PathBuf>> {
         for p in &self.0 {
-            match (&p.file, &p.temp) {
-                (Some(file), _) => file.sync_all()?,
-                (None, Some(temp)) => File::open(temp)?.sync_all()?,
-                (None, None) => {}
-            }
+            let synced = match (&p.file, &p.temp) {
+                (Some(file), _) => file.sync_all(),
+                (None, Some(temp)) => File::open(temp).and_then(|f| f.sync_all()),
+                (None, None) => Ok(()),
+            };
+            synced.map_err(|e| named(&p.target, e))?;
         }
         // Hold the list so that a signal cannot remove files mid-way. Every
         // temporary is taken out of its `Pending`, so no drop locks it again.

@@ -219,7 +219,7 @@ impl Outputs {
     fn open(config: &Config) -> Result<Outputs, Status> {
         let open = |out: &Output| {
             output::Opened::open(out).map_err(|err| {
-                eprintln!("pgn-arbiter: cannot write {}: {err}", out.name());
+                eprintln!("pgn-arbiter: cannot write {err}");
                 Status::Trouble
             })
         };

@@ -10,6 +10,7 @@
 //!   decided).
 //! - `page`: the audit page (`--html`).
 //! - `shard`: shards joined equal one run.
+//! - `writes`: every output whole or absent: failed writes, signals.
 //!
 //! `cargo test --test integration MODULE::` runs one of them.
 
@@ -25,3 +26,4 @@ mod page;
 mod parquet;
 mod shard;
 mod util;
+mod writes;
