@@ -190,7 +190,9 @@ pub struct Cli {
     /// the one INPUT's games are numbered from 1 there. --summary counts
     /// the games; their findings are counted when rendered. FILE appears
     /// whole when the run completes; after an unreadable input, the games
-    /// read before it are kept as FILE.partial.
+    /// read before it are kept as FILE.partial. FILE is sealed (its records
+    /// counted and its SHA-256 at its end), and replaces no file but a
+    /// results file.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["findings", "games", "html", "fix", "trf", "baseline_update", "count", "count_lines", "game_offset"])]
     pub keep_results: Option<PathBuf>,
 
@@ -199,7 +201,8 @@ pub struct Cli {
     /// game's run-wide findings from --across after its own: the report an
     /// audit of the shard would have written, with every option of the
     /// reports (--select, --baseline, --output-format, ...). Only the
-    /// build that kept them reads them, under the same --rules.
+    /// build that kept them reads them, under the same --rules; a file cut
+    /// short or changed in any byte is refused before a game is read.
     #[arg(long, value_name = "RESULTS", conflicts_with_all = ["inputs", "keep_results", "zstd_frames", "bytes", "line_offset", "fix", "trf", "count", "count_lines"])]
     pub render: Option<PathBuf>,
 

@@ -282,6 +282,8 @@ fn kept(cli: &Cli, inputs: &[Input]) -> Result<Option<Output>, UsageError> {
             "--keep-results takes a file, and exactly one INPUT".into(),
         ));
     }
+    crate::report::kept::may_replace(path, true)
+        .map_err(|why| UsageError(format!("--keep-results {why}")))?;
     Ok(Some(Output::from_path(path.clone())))
 }
 

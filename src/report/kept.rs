@@ -3,18 +3,27 @@
 //! carry a shard's games from its audit to its reports
 //! ([`run::results`](crate::run::results) says how they are used).
 //!
-//! Both are zstd streams of records, each a little-endian `u32` length and
-//! a postcard-encoded value: a header, then one record a game (results) or
-//! a game with run-wide findings (across). Only the build that wrote a file
-//! reads it.
+//! Both prove themselves before a byte of them is believed. A file is its
+//! kind as a line of text (`pgn-arbiter results 3`), a zstd stream of
+//! records (each a little-endian `u32` length and a postcard-encoded value:
+//! a header naming the build that wrote it, then one record a game, or a
+//! game with run-wide findings), and a seal of [`SEAL_BYTES`] bytes: a
+//! mark, the number of records, the length of the stream, and the SHA-256
+//! of everything before the seal and of those two numbers. A reader checks
+//! the seal against the whole file first ([`verify`]): a file cut short,
+//! added to, or with any byte changed is refused, named, before it is
+//! read; then it reads the records, each length bounded by [`MAX_RECORD`]
+//! before anything is allocated for it, and counts them against the seal.
+//! Only the build that wrote a file reads it.
 
 use std::{
     fs::File,
-    io::{self, BufReader, Read, Write},
+    io::{self, BufReader, Read, Seek, SeekFrom, Write},
     path::Path,
 };
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use sha2::{Digest, Sha256};
 use shakmaty::{Color, KnownOutcome};
 
 use super::{GameResult, TagColumns};
@@ -27,21 +36,189 @@ use crate::{
     finding::{Finding, Kept},
 };
 
-/// What a results file says it is, first: its kind, then the form of its
-/// records (2: findings keep the clocks they concern).
-const RESULTS: &str = "pgn-arbiter results 2";
-/// What an across file says it is, first.
-const ACROSS: &str = "pgn-arbiter across 2";
+/// The first line of a results file: its kind, then the form of its
+/// records (3: sealed; 2: findings keep the clocks they concern).
+const RESULTS: &[u8] = b"pgn-arbiter results 3\n";
+/// The first line of an across file.
+const ACROSS: &[u8] = b"pgn-arbiter across 3\n";
 
-/// A record larger than this is taken for a damaged file.
-const MAX_RECORD: usize = 1 << 28;
+/// What the first line of a file of either kind begins with.
+const OURS: &[u8] = b"pgn-arbiter ";
+
+/// The seal's first bytes.
+const SEAL_MARK: &[u8; 8] = b"PGNA\0END";
+
+/// The seal at a file's end: the mark, the records and the stream's
+/// length (little-endian `u64`s) and the SHA-256.
+pub const SEAL_BYTES: usize = 8 + 8 + 8 + 32;
+
+/// A record larger than this is refused, before it is read: a game is at
+/// most 4 MiB of PGN (`read::blocks::MAX_GAME_BYTES`), and its record (its
+/// tags, findings and their messages) is smaller than four times that.
+pub const MAX_RECORD: usize = 16 << 20;
+
+/// The kinds of file, by their first line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Results,
+    Across,
+}
+
+impl Form {
+    fn line(self) -> &'static [u8] {
+        match self {
+            Form::Results => RESULTS,
+            Form::Across => ACROSS,
+        }
+    }
+
+    /// What a file that is not of this kind is told.
+    fn not_this(self) -> String {
+        match self {
+            Form::Results => "not a results file (--keep-results writes them)".to_owned(),
+            Form::Across => "not an across file (`pgn-arbiter across` writes them)".to_owned(),
+        }
+    }
+}
+
+/// What the seal of a whole file says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seal {
+    /// The records after the header.
+    pub records: u64,
+    /// The bytes of the zstd stream.
+    stream: u64,
+}
+
+/// Checks that the file at `path` is a whole, unchanged file of `form`:
+/// its first line, then its seal against its length and content.
+fn verify(path: &Path, form: Form) -> Result<Seal, String> {
+    let mut file = File::open(path).map_err(|e| e.to_string())?;
+    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    let line = form.line();
+    let mut first = vec![0u8; line.len()];
+    let got = read_up_to(&mut file, &mut first).map_err(|e| e.to_string())?;
+    let first = &first[..got];
+    if first != line {
+        let kind = |l: &[u8]| {
+            l.iter()
+                .rposition(|&b| b == b' ')
+                .map(|at| l[..at].to_vec())
+        };
+        return Err(match first.iter().position(|&b| b == b'\n') {
+            Some(end)
+                if first.starts_with(OURS)
+                    && kind(&first[..end]) == kind(&line[..line.len() - 1]) =>
+            {
+                format!(
+                    "kept in another form ('{}') by another build of pgn-arbiter; this one reads '{}': make it again with this one",
+                    String::from_utf8_lossy(&first[..end]),
+                    String::from_utf8_lossy(&line[..line.len() - 1])
+                )
+            }
+            _ => form.not_this(),
+        });
+    }
+    let least = (line.len() + SEAL_BYTES) as u64;
+    if size < least {
+        return Err(format!(
+            "cut short: {size} bytes, where even an empty one has {least}"
+        ));
+    }
+    let mut seal = [0u8; SEAL_BYTES];
+    file.seek(SeekFrom::Start(size - SEAL_BYTES as u64))
+        .and_then(|_| file.read_exact(&mut seal))
+        .map_err(|e| e.to_string())?;
+    if &seal[..8] != SEAL_MARK {
+        return Err("cut short or added to: it does not end with its seal".to_owned());
+    }
+    let number = |at: usize| {
+        let mut n = [0u8; 8];
+        n.copy_from_slice(&seal[at..at + 8]);
+        u64::from_le_bytes(n)
+    };
+    let found = Seal {
+        records: number(8),
+        stream: number(16),
+    };
+    let stream = size - least;
+    if found.stream != stream {
+        return Err(format!(
+            "its seal says {} bytes of records and it holds {stream}: cut short, added to, or changed",
+            found.stream
+        ));
+    }
+    let mut hash = Sha256::new();
+    file.seek(SeekFrom::Start(0)).map_err(|e| e.to_string())?;
+    let mut buf = vec![0u8; 1 << 16];
+    let mut left = size - SEAL_BYTES as u64;
+    while left > 0 {
+        let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        file.read_exact(&mut buf[..n]).map_err(|e| e.to_string())?;
+        hash.update(&buf[..n]);
+        left -= n as u64;
+    }
+    hash.update(&seal[8..24]);
+    if hash.finalize()[..] != seal[24..] {
+        return Err(
+            "its content does not match its checksum: it was changed after it was written"
+                .to_owned(),
+        );
+    }
+    Ok(found)
+}
+
+/// Reads into `buf` until it is full or the input ends; the bytes read.
+fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// Whether the file at `path` may be replaced by a file of `form`: it is
+/// not there, is empty or not a regular file (a device), or begins as a
+/// file of that kind does. Any other file is not the tool's to replace.
+fn replaceable(path: &Path, form: Form) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return true;
+    };
+    if !meta.is_file() || meta.len() == 0 {
+        return true;
+    }
+    let line = form.line();
+    let kind = &line[..line.iter().rposition(|&b| b == b' ').unwrap_or(0)];
+    let mut first = vec![0u8; kind.len()];
+    File::open(path)
+        .and_then(|mut f| read_up_to(&mut f, &mut first))
+        .is_ok_and(|n| first[..n] == *kind)
+}
+
+/// Refuses a path a results file (`results`: else an across file) would
+/// replace when a file is there that is not one: so that a slip in a
+/// command or a list never destroys a file of another kind.
+pub fn may_replace(path: &Path, results: bool) -> Result<(), String> {
+    let form = if results { Form::Results } else { Form::Across };
+    if replaceable(path, form) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} is there and is {}: only such a file is replaced (nothing was written)",
+        path.display(),
+        form.not_this()
+    ))
+}
 
 /// The first record of a results file.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Header {
-    /// [`RESULTS`].
-    form: String,
-    /// The version of the pgn-arbiter that wrote it.
+    /// The build of pgn-arbiter that wrote it (`--version`).
     version: String,
     /// The input's name, as the reports give it.
     pub input: String,
@@ -55,9 +232,7 @@ pub struct Header {
 /// The first record of an across file.
 #[derive(Debug, Serialize, Deserialize)]
 struct AcrossHeader {
-    /// [`ACROSS`].
-    form: String,
-    /// The version of the pgn-arbiter that wrote it.
+    /// The build of pgn-arbiter that wrote it.
     version: String,
 }
 
@@ -170,91 +345,142 @@ impl Game {
     }
 }
 
-/// Writes records to a zstd stream.
+/// A writer that hashes and counts what goes through it.
+struct Hashing<W: Write> {
+    out: W,
+    hash: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Writes records to a sealed file: its first line, the zstd stream, and
+/// the seal once finished.
 pub struct Records<W: Write> {
-    out: zstd::stream::write::Encoder<'static, W>,
+    out: zstd::stream::write::Encoder<'static, Hashing<W>>,
     buf: Vec<u8>,
+    /// Records after the header.
+    records: u64,
+    /// The bytes before the stream.
+    line: u64,
 }
 
 impl<W: Write> Records<W> {
-    fn new(out: W) -> io::Result<Records<W>> {
+    fn new(out: W, form: Form) -> io::Result<Records<W>> {
+        let mut out = Hashing {
+            out,
+            hash: Sha256::new(),
+            bytes: 0,
+        };
+        out.write_all(form.line())?;
         Ok(Records {
             out: zstd::stream::write::Encoder::new(out, 1)?,
             buf: Vec::new(),
+            records: 0,
+            line: form.line().len() as u64,
         })
     }
 
+    /// Writes one record; a record too large to be read back is an error.
     fn put(&mut self, value: &impl Serialize) -> io::Result<()> {
         let mut buf = std::mem::take(&mut self.buf);
         buf.clear();
         buf.extend_from_slice(&[0; 4]);
         self.buf = postcard::to_extend(value, buf).map_err(io::Error::other)?;
-        let len = u32::try_from(self.buf.len() - 4).map_err(io::Error::other)?;
+        let len = self.buf.len() - 4;
+        if len > MAX_RECORD {
+            return Err(io::Error::other(format!(
+                "a record of {len} bytes, more than the {MAX_RECORD} a reader takes"
+            )));
+        }
+        let len = u32::try_from(len).map_err(io::Error::other)?;
         self.buf[..4].copy_from_slice(&len.to_le_bytes());
         self.out.write_all(&self.buf)
     }
 
-    /// Ends the stream; the writer it went to.
+    /// Ends the stream and writes the seal; the writer it went to.
     pub fn finish(self) -> io::Result<W> {
-        self.out.finish()
+        let Hashing {
+            mut out,
+            mut hash,
+            bytes,
+        } = self.out.finish()?;
+        let stream = bytes - self.line;
+        let mut seal = Vec::with_capacity(SEAL_BYTES);
+        seal.extend_from_slice(SEAL_MARK);
+        seal.extend_from_slice(&self.records.saturating_sub(1).to_le_bytes());
+        seal.extend_from_slice(&stream.to_le_bytes());
+        hash.update(&seal[8..24]);
+        seal.extend_from_slice(&hash.finalize());
+        out.write_all(&seal)?;
+        out.flush()?;
+        Ok(out)
     }
 
     /// Starts an across file, written by `version`.
     pub fn across(out: W, version: &str) -> io::Result<Records<W>> {
-        let mut records = Records::new(out)?;
+        let mut records = Records::new(out, Form::Across)?;
         records.put(&AcrossHeader {
-            form: ACROSS.to_owned(),
             version: version.to_owned(),
         })?;
+        records.records += 1;
         Ok(records)
     }
 
     /// Adds a game's run-wide findings to an across file.
     pub fn across_game(&mut self, game: &AcrossGame) -> io::Result<()> {
-        self.put(game)
+        self.put(game)?;
+        self.records += 1;
+        Ok(())
     }
 }
 
-/// Reads the records of a zstd stream.
+/// Reads the records of a sealed file.
 pub struct Reader {
-    input: zstd::stream::read::Decoder<'static, BufReader<File>>,
+    input: zstd::stream::read::Decoder<'static, BufReader<io::Take<File>>>,
     buf: Vec<u8>,
+    /// What the seal says, and the records read so far (the header too).
+    seal: Seal,
+    read: u64,
+    /// The bytes before the stream.
+    line: u64,
 }
 
 impl Reader {
-    /// Opens `path`, checking that its header (the first record, which
-    /// begins with the form's name) is a `form` one written by `version`.
+    /// Opens `path`, a whole file of `form` ([`verify`]), and reads its
+    /// header, which must be one written by `version`.
     fn open<H: DeserializeOwned>(
         path: &Path,
-        form: &str,
+        form: Form,
         version: &str,
         written_by: impl Fn(&H) -> &str,
     ) -> Result<(Reader, H), String> {
-        let file = File::open(path).map_err(|e| e.to_string())?;
-        let input = zstd::stream::read::Decoder::new(file).map_err(|e| e.to_string())?;
+        let seal = verify(path, form)?;
+        let line = form.line().len() as u64;
+        let mut file = File::open(path).map_err(|e| e.to_string())?;
+        file.seek(SeekFrom::Start(line))
+            .map_err(|e| e.to_string())?;
+        let input =
+            zstd::stream::read::Decoder::new(file.take(seal.stream)).map_err(|e| e.to_string())?;
         let mut reader = Reader {
             input,
             buf: Vec::new(),
+            seal,
+            read: 0,
+            line,
         };
-        let not_ours = || match form {
-            RESULTS => "not a results file (--keep-results writes them)".to_owned(),
-            _ => "not an across file (`pgn-arbiter across` writes them)".to_owned(),
-        };
-        let bytes = match reader.next_bytes() {
-            Ok(Some(bytes)) => bytes,
-            _ => return Err(not_ours()),
-        };
-        let kind = |name: &str| name.rsplit_once(' ').map(|(kind, _)| kind.to_owned());
-        match postcard::take_from_bytes::<(String,)>(bytes) {
-            Ok(((named,), _)) if named == form => {}
-            Ok(((named,), _)) if kind(&named) == kind(form) => {
-                return Err(format!(
-                    "kept in another form ('{named}') by another build of pgn-arbiter; this one reads '{form}': make it again with this one"
-                ));
-            }
-            _ => return Err(not_ours()),
-        }
-        let header: H = postcard::from_bytes(bytes).map_err(|_| not_ours())?;
+        let header: H = reader.next()?.ok_or_else(|| form.not_this())?;
         let by = written_by(&header);
         if by != version {
             return Err(format!(
@@ -264,25 +490,39 @@ impl Reader {
         Ok((reader, header))
     }
 
-    /// The next record's bytes, or `None` at the end.
+    /// The next record's bytes, or `None` at the end of the stream, where
+    /// the records read must be those the seal counts.
     fn next_bytes(&mut self) -> Result<Option<&[u8]>, String> {
         let mut len = [0u8; 4];
-        match self.input.read(&mut len[..1]) {
-            Ok(0) => return Ok(None),
-            Ok(_) => {}
-            Err(e) => return Err(e.to_string()),
+        match read_up_to(&mut self.input, &mut len).map_err(|e| e.to_string())? {
+            0 if self.read == self.seal.records + 1 => return Ok(None),
+            0 => {
+                return Err(format!(
+                    "{} records where its seal counts {}",
+                    self.read.saturating_sub(1),
+                    self.seal.records
+                ));
+            }
+            4 => {}
+            _ => return Err("cut short within a record".to_owned()),
         }
-        self.input
-            .read_exact(&mut len[1..])
-            .map_err(|e| format!("cut short: {e}"))?;
         let len = u32::from_le_bytes(len) as usize;
         if len > MAX_RECORD {
-            return Err(format!("a record of {len} bytes"));
+            return Err(format!(
+                "a record of {len} bytes, more than the {MAX_RECORD} any is"
+            ));
+        }
+        self.read += 1;
+        if self.read > self.seal.records + 1 {
+            return Err(format!(
+                "more records than the {} its seal counts",
+                self.seal.records
+            ));
         }
         self.buf.resize(len, 0);
         self.input
             .read_exact(&mut self.buf)
-            .map_err(|e| format!("cut short: {e}"))?;
+            .map_err(|e| format!("cut short within a record: {e}"))?;
         Ok(Some(&self.buf))
     }
 
@@ -299,21 +539,25 @@ impl Reader {
     /// Opens a results file written by `version`: its header and a reader
     /// of its games ([`next_game`](Self::next_game)).
     pub fn results(path: &Path, version: &str) -> Result<(Reader, Header), String> {
-        Reader::open(path, RESULTS, version, |h: &Header| &h.version)
+        Reader::open(path, Form::Results, version, |h: &Header| &h.version)
     }
 
     /// Opens an across file written by `version`: a reader of its games
     /// ([`next_across`](Self::next_across)).
     pub fn across(path: &Path, version: &str) -> Result<Reader, String> {
-        let (reader, _) = Reader::open(path, ACROSS, version, |h: &AcrossHeader| &h.version)?;
+        let (reader, _) = Reader::open(path, Form::Across, version, |h: &AcrossHeader| &h.version)?;
         Ok(reader)
+    }
+
+    /// The games its seal counts.
+    pub fn games(&self) -> u64 {
+        self.seal.records
     }
 
     /// The bytes of the file read so far (for a progress bar).
     pub fn position(&mut self) -> u64 {
-        use std::io::Seek;
-        let file = self.input.get_mut().get_mut();
-        file.stream_position().unwrap_or(0)
+        let left = self.input.get_mut().get_mut().limit();
+        self.line + self.seal.stream - left
     }
 
     /// A results file's next game.
@@ -347,25 +591,27 @@ impl ResultsWriter {
         edition: Edition,
         duplicates: bool,
     ) -> io::Result<ResultsWriter> {
-        let mut records = Records::new(out)?;
+        let mut records = Records::new(out, Form::Results)?;
         records.put(&Header {
-            form: RESULTS.to_owned(),
             version: version.to_owned(),
             input: input.to_owned(),
             edition: edition.name().to_owned(),
             duplicates,
         })?;
+        records.records += 1;
         Ok(ResultsWriter { records })
     }
 
     /// Keeps one game's result.
     pub fn game(&mut self, game: &GameResult) -> io::Result<()> {
-        self.records.put(&Game::of(game))
+        self.records.put(&Game::of(game))?;
+        self.records.records += 1;
+        Ok(())
     }
 
-    /// Ends the stream and flushes it.
+    /// Ends the stream, writes the seal and flushes it.
     pub fn finish(self) -> io::Result<()> {
-        self.records.finish()?.flush()
+        self.records.finish().map(drop)
     }
 }
 
@@ -421,21 +667,38 @@ mod tests {
         assert_eq!(back.findings, game.findings);
     }
 
-    /// A file of an older form is refused as such, not read wrong.
-    #[test]
-    fn a_file_of_another_form_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("old");
-        let mut bytes = Vec::new();
-        let header = postcard::to_stdvec(&("pgn-arbiter results 1", "v1")).unwrap();
-        bytes.extend_from_slice(&u32::try_from(header.len()).unwrap().to_le_bytes());
-        bytes.extend_from_slice(&header);
-        std::fs::write(&path, zstd::encode_all(&bytes[..], 1).unwrap()).unwrap();
-        let err = Reader::results(&path, "v1").err().unwrap();
-        assert!(
-            err.contains("another form ('pgn-arbiter results 1')"),
-            "{err}"
-        );
+    /// A results file of two games, as bytes.
+    fn two_games(version: &str) -> Vec<u8> {
+        let game = crate::testing::checked(b"[White \"A\"]\n\n1. e4 *\n");
+        let mut out = Vec::new();
+        {
+            let mut records = Records::new(&mut out, Form::Results).unwrap();
+            records
+                .put(&Header {
+                    version: version.to_owned(),
+                    input: "x.pgn".to_owned(),
+                    edition: "fide-2000".to_owned(),
+                    duplicates: true,
+                })
+                .unwrap();
+            records.records += 1;
+            for _ in 0..2 {
+                records.put(&Game::of(&game)).unwrap();
+                records.records += 1;
+            }
+            records.finish().unwrap();
+        }
+        out
+    }
+
+    /// Every game of a file, or why it is refused.
+    fn read_all(path: &Path) -> Result<u64, String> {
+        let (mut reader, _) = Reader::results(path, "v1")?;
+        let mut games = 0;
+        while reader.next_game()?.is_some() {
+            games += 1;
+        }
+        Ok(games)
     }
 
     #[test]
@@ -449,24 +712,112 @@ mod tests {
         out.game(&game).unwrap();
         out.game(&game).unwrap();
         out.finish().unwrap();
+        assert!(
+            std::fs::read(&path)
+                .unwrap()
+                .starts_with(b"pgn-arbiter results 3\n")
+        );
         let (mut reader, header) = Reader::results(&path, "v1").unwrap();
         assert_eq!(
             (header.input.as_str(), header.edition.as_str()),
             ("x.pgn", "fide-2000")
         );
+        assert_eq!(reader.games(), 2);
         assert_eq!(reader.next_game().unwrap().unwrap().white(), "A");
         assert!(reader.next_game().unwrap().is_some());
         assert!(reader.next_game().unwrap().is_none());
         let err = Reader::results(&path, "v2").err().unwrap();
         assert!(err.contains("written by pgn-arbiter v1"), "{err}");
-        assert!(Reader::across(&path, "v1").is_err());
-        // Cut short: an error, not the end.
-        let bytes = std::fs::read(&path).unwrap();
-        let cut = zstd::decode_all(&bytes[..]).unwrap();
-        let short = zstd::encode_all(&cut[..cut.len() - 3], 1).unwrap();
-        std::fs::write(&path, short).unwrap();
-        let (mut reader, _) = Reader::results(&path, "v1").unwrap();
-        assert!(reader.next_game().unwrap().is_some());
-        assert!(reader.next_game().is_err());
+        let err = Reader::across(&path, "v1").err().unwrap();
+        assert!(err.contains("not an across file"), "{err}");
+        assert!(may_replace(&path, true).is_ok());
+        assert!(may_replace(&path, false).is_err());
+    }
+
+    /// A file of an older form is refused as such, not read wrong.
+    #[test]
+    fn a_file_of_another_form_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old");
+        let mut bytes = b"pgn-arbiter results 2\n".to_vec();
+        bytes.extend_from_slice(&two_games("v1")[RESULTS.len()..]);
+        std::fs::write(&path, &bytes).unwrap();
+        let err = Reader::results(&path, "v1").err().unwrap();
+        assert!(
+            err.contains("another form ('pgn-arbiter results 2')"),
+            "{err}"
+        );
+        // The files of form 2 began with a zstd stream.
+        std::fs::write(&path, zstd::encode_all(&b"x"[..], 1).unwrap()).unwrap();
+        let err = Reader::results(&path, "v1").err().unwrap();
+        assert!(err.contains("not a results file"), "{err}");
+        assert!(may_replace(&path, true).is_err());
+    }
+
+    /// Any one byte changed, the file cut short at any length or added
+    /// to: refused before a game is read.
+    #[test]
+    fn a_file_changed_anywhere_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r");
+        let whole = two_games("v1");
+        std::fs::write(&path, &whole).unwrap();
+        assert_eq!(read_all(&path), Ok(2));
+        for at in 0..whole.len() {
+            for flip in [0x01u8, 0x80] {
+                let mut bytes = whole.clone();
+                bytes[at] ^= flip;
+                std::fs::write(&path, &bytes).unwrap();
+                assert!(
+                    Reader::results(&path, "v1").is_err(),
+                    "byte {at} ^ {flip:#x} was not seen"
+                );
+            }
+        }
+        for len in 0..whole.len() {
+            std::fs::write(&path, &whole[..len]).unwrap();
+            assert!(Reader::results(&path, "v1").is_err(), "cut at {len}");
+        }
+        let mut longer = whole.clone();
+        longer.push(b'\n');
+        std::fs::write(&path, &longer).unwrap();
+        assert!(Reader::results(&path, "v1").is_err());
+    }
+
+    /// A sealed file whose records are not those its seal counts, or
+    /// whose record says a length past the bound, is refused, and nothing
+    /// is allocated for that length.
+    #[test]
+    fn records_are_counted_and_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r");
+        let seal = |extra: u64, raw: &[u8]| {
+            let mut out = Vec::new();
+            {
+                let mut records = Records::new(&mut out, Form::Results).unwrap();
+                records
+                    .put(&Header {
+                        version: "v1".to_owned(),
+                        input: String::new(),
+                        edition: String::new(),
+                        duplicates: true,
+                    })
+                    .unwrap();
+                records.records += 1 + extra;
+                records.out.write_all(raw).unwrap();
+                records.finish().unwrap();
+            }
+            std::fs::write(&path, out).unwrap();
+            read_all(&path)
+        };
+        assert_eq!(seal(0, b""), Ok(0));
+        let err = seal(1, b"").unwrap_err();
+        assert!(err.contains("0 records where its seal counts 1"), "{err}");
+        let err = seal(1, &u32::MAX.to_le_bytes()).unwrap_err();
+        assert!(err.contains("a record of 4294967295 bytes"), "{err}");
+        let err = seal(0, &[1, 0, 0, 0, 0]).unwrap_err();
+        assert!(err.contains("more records than the 0"), "{err}");
+        let err = seal(1, &[9, 0]).unwrap_err();
+        assert!(err.contains("cut short within a record"), "{err}");
     }
 }

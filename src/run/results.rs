@@ -17,7 +17,7 @@
 //! The files are those of [`report::kept`](crate::report::kept).
 
 use std::{
-    io::BufWriter,
+    collections::HashMap,
     path::{Path, PathBuf},
     sync::atomic::{AtomicU64, Ordering},
 };
@@ -30,6 +30,7 @@ use crate::{
     checks::across::AcrossGames,
     cli::VERSION,
     config::Render,
+    output::{self, FileKey, Output},
     report::kept::{AcrossGame, Reader, Records},
 };
 
@@ -170,6 +171,75 @@ struct Shard {
     across: PathBuf,
 }
 
+/// A line of the list longer than this is refused before it is read on.
+pub const MAX_LIST_LINE: usize = 1 << 20;
+
+/// Shards a list may name: about 250 bytes of memory each.
+pub const MAX_SHARDS: usize = 1 << 20;
+
+/// A path longer than the kernel opens.
+const MAX_PATH: usize = 4096;
+
+/// What an error quotes of a line: its first 200 characters.
+fn quoted(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let mut shown: String = text.chars().take(200).collect();
+    if shown.len() < text.len() {
+        shown.push_str("...");
+    }
+    format!("{shown:?}")
+}
+
+/// The shards `list` names, each line bounded before it is read whole.
+fn read_list(list: &Path) -> Result<Vec<Shard>, String> {
+    use std::io::{BufRead, Read};
+    let at = |n: usize| format!("{} line {n}", list.display());
+    let file = std::fs::File::open(list).map_err(|e| format!("{}: {e}", list.display()))?;
+    let mut input = std::io::BufReader::new(file);
+    let mut shards = Vec::new();
+    let mut line = Vec::new();
+    for n in 1.. {
+        line.clear();
+        let read = (&mut input)
+            .take(MAX_LIST_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format!("{}: {e}", at(n)))?;
+        if read == 0 {
+            break;
+        }
+        if line.len() > MAX_LIST_LINE {
+            return Err(format!(
+                "{}: longer than {MAX_LIST_LINE} bytes; it begins {}",
+                at(n),
+                quoted(&line)
+            ));
+        }
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        let shard: Shard = serde_json::from_slice(&line)
+            .map_err(|e| format!("{}: {e}: {}", at(n), quoted(line.trim_ascii())))?;
+        for path in [&shard.results, &shard.across] {
+            if path.as_os_str().len() > MAX_PATH {
+                return Err(format!(
+                    "{}: a path of {} bytes, longer than any file's: {}",
+                    at(n),
+                    path.as_os_str().len(),
+                    quoted(path.as_os_str().as_encoded_bytes())
+                ));
+            }
+        }
+        if shards.len() == MAX_SHARDS {
+            return Err(format!(
+                "{}: more than {MAX_SHARDS} shards in one list",
+                at(n)
+            ));
+        }
+        shards.push(shard);
+    }
+    Ok(shards)
+}
+
 /// `pgn-arbiter across LIST`: gives the games of every shard the list
 /// names, in its order, to the run-wide checks, and writes each shard's
 /// findings to its `across` file. Prints the games and findings as JSON.
@@ -186,36 +256,55 @@ pub fn across(list: &Path, memory_limit: usize) -> Status {
     }
 }
 
-/// [`across`]: the games and findings, or why it failed.
-fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String> {
-    let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
-    let mut shards = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let shard: Shard = serde_json::from_str(line)
-            .map_err(|e| format!("{} line {}: {e}", list.display(), i + 1))?;
-        shards.push(shard);
-    }
-    // Every file it reads is safe from every file it writes.
-    let read: Vec<&Path> = (shards.iter().map(|s| s.results.as_path()))
+/// Refuses an across file that would replace what the step reads (the
+/// list, a results file), another shard's across file, a PGN file, a
+/// directory, or any file that is not an across file. Files are told
+/// apart by [`FileKey`], in sets: a list of a million shards is checked
+/// in a million steps.
+fn check_outputs(list: &Path, shards: &[Shard]) -> Result<(), String> {
+    let read: HashMap<FileKey, &Path> = (shards.iter().map(|s| s.results.as_path()))
         .chain([list])
+        .map(|path| (FileKey::of(path), path))
         .collect();
-    for (i, shard) in shards.iter().enumerate() {
-        let clash = read
-            .iter()
-            .any(|r| crate::output::same_file(r, &shard.across))
-            || shards[..i]
-                .iter()
-                .any(|s| crate::output::same_file(&s.across, &shard.across));
-        if clash {
+    let mut written: HashMap<FileKey, usize> = HashMap::new();
+    for (n, shard) in shards.iter().enumerate() {
+        let path = &shard.across;
+        let named = || format!("the across file {}", path.display());
+        if crate::read::input::is_pgn_name(path) {
             return Err(format!(
-                "{}: an across file may be no file the step reads, nor another shard's across file",
-                shard.across.display()
+                "{} names a PGN file (nothing was written)",
+                named()
             ));
         }
+        if path.is_dir() {
+            return Err(format!("{} is a directory", named()));
+        }
+        let key = FileKey::of(path);
+        if let Some(read) = read.get(&key) {
+            return Err(format!(
+                "{} is a file this step reads ({}); an output is never written over what the run reads (nothing was written)",
+                named(),
+                read.display()
+            ));
+        }
+        if let Some(first) = written.insert(key, n) {
+            return Err(format!(
+                "{} is the across file of shards {} and {} of the list: give each its own (nothing was written)",
+                named(),
+                first + 1,
+                n + 1
+            ));
+        }
+        crate::report::kept::may_replace(path, false)?;
     }
+    Ok(())
+}
+
+/// [`across`]: the games and findings, or why it failed.
+fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String> {
+    let shards = read_list(list)?;
+    check_outputs(list, &shards)?;
+    output::clean_up_on_signals();
     let mut checks = AcrossGames::of_run(memory_limit);
     let (mut games, mut findings) = (0, 0);
     for shard in &shards {
@@ -239,17 +328,12 @@ fn across_shard(shard: &Shard, checks: &mut AcrossGames) -> Result<(u64, u64), S
             "audited with --no-duplicates: its games have no fingerprints".into(),
         ));
     }
-    let out = |e: &dyn std::fmt::Display| format!("{}: {e}", shard.across.display());
-    let dir = match shard.across.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let partial = tempfile::Builder::new()
-        .prefix(".across")
-        .suffix(".partial")
-        .tempfile_in(dir)
-        .map_err(|e| out(&e))?;
-    let mut records = Records::across(BufWriter::new(partial), VERSION).map_err(|e| out(&e))?;
+    let out = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", shard.across.display());
+    let target = Output::File(shard.across.clone());
+    let (writer, pending) = output::Opened::open(&target)
+        .map_err(|e| out(&e))?
+        .into_parts();
+    let mut records = Records::across(writer, VERSION).map_err(|e| out(&e))?;
     let (mut games, mut findings) = (0, 0);
     let mut number = shard.games_before;
     while let Some(game) = reader.next_game().map_err(name)? {
@@ -263,9 +347,9 @@ fn across_shard(shard: &Shard, checks: &mut AcrossGames) -> Result<(u64, u64), S
                 .map_err(|e| out(&e))?;
         }
     }
-    let partial = records.finish().map_err(|e| out(&e))?;
-    let partial = partial.into_inner().map_err(|e| out(&e))?;
-    partial.as_file().sync_all().map_err(|e| out(&e))?;
-    partial.persist(&shard.across).map_err(|e| out(&e))?;
+    drop(records.finish().map_err(|e| out(&e))?);
+    let mut commit = output::Commit::default();
+    commit.add(pending);
+    commit.commit().map_err(|e| format!("cannot write {e}"))?;
     Ok((games, findings))
 }

@@ -303,7 +303,7 @@ fn across_files_of_other_games_are_refused() {
         fs::write(&list, format!("{row}\n")).unwrap();
         refused(
             &["across".as_ref(), list.as_os_str()],
-            "may be no file the step reads",
+            "is a file this step reads",
         );
     }
     // The results were not written over: they still render.
@@ -366,6 +366,51 @@ fn across_files_of_other_games_are_refused() {
     );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("which this rendering does not hold"), "{err}");
+}
+
+/// Issue 56: a list's lines are bounded before they are read whole, and
+/// quoted in part; an across file never replaces a file that is not one.
+#[test]
+fn across_lists_are_bounded_and_replace_only_their_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let (_, results) = kept(dir);
+    let list = dir.join("list.jsonl");
+    // A line longer than a list's may be is refused, and quoted in part;
+    // so is an endless one.
+    fs::write(&list, vec![b'x'; (1 << 20) + 10]).unwrap();
+    let out = bin().arg("across").arg(&list).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("longer than 1048576 bytes"), "{err}");
+    assert!(err.len() < 600, "{} bytes on stderr", err.len());
+    refused(
+        &["across".as_ref(), "/dev/zero".as_ref()],
+        "longer than 1048576 bytes",
+    );
+    // Nor over a PGN file, or any file that is not an across file: the
+    // step does not read the games, and must not destroy them.
+    let games = dir.join("games.txt");
+    fs::write(&games, "[White \"A\"]\n\n1. e4 *\n").unwrap();
+    for (across, says) in [
+        (dir.join("games.pgn"), "names a PGN file"),
+        (games.clone(), "is there and is not an across file"),
+    ] {
+        let row = serde_json::json!({"results": results, "games_before": 0, "across": across});
+        fs::write(&list, format!("{row}\n")).unwrap();
+        refused(&["across".as_ref(), list.as_os_str()], says);
+    }
+    assert_eq!(
+        fs::read_to_string(&games).unwrap(),
+        "[White \"A\"]\n\n1. e4 *\n"
+    );
+    // Two shards' findings to one file.
+    let twice = serde_json::json!({"results": results, "games_before": 0, "across": dir.join("t")});
+    fs::write(&list, format!("{twice}\n{twice}\n")).unwrap();
+    refused(
+        &["across".as_ref(), list.as_os_str()],
+        "is the across file of shards 1 and 2",
+    );
 }
 
 /// The real archives of the shared corpora (tournaments, online games,
