@@ -260,10 +260,21 @@ impl GameResult {
                 self.tags.put(column, &decode(value).0);
             }
         }
+        // Tags of megabytes: the columns are held as long as the game is
+        // in flight, so not twice over.
+        if self.tags.text.len() > LARGE_TEXT
+            && self.tags.text.capacity() > self.tags.text.len() * 5 / 4
+        {
+            self.tags.text.shrink_to_fit();
+        }
     }
 
-    /// The buffer its tag columns are in, for another game's.
+    /// The buffer its tag columns are in, for another game's (a large one
+    /// is let go, not kept for later games).
     pub fn into_tag_text(self) -> String {
+        if self.tags.text.capacity() > LARGE_TEXT {
+            return String::new();
+        }
         self.tags.text
     }
 
@@ -274,6 +285,10 @@ impl GameResult {
         self
     }
 }
+
+/// Tag columns longer than this are held at their length, and their
+/// buffer is not reused.
+const LARGE_TEXT: usize = 64 << 10;
 
 impl TagColumns {
     /// Sets column `i`.
