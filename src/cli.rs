@@ -290,10 +290,10 @@ pub struct Cli {
     /// go to the duplicates table: about 22 bytes a game in memory, about 1.3
     /// once its older part is on disk. One eighth goes to the round
     /// tables: past it, the events seen longest ago are written to disk
-    /// and read back if they come again (an event that alone takes more is
-    /// no longer checked for rounds, and the run says so). 0 keeps it all
-    /// in memory.
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    /// and read back if they come again (an event that alone takes more
+    /// stays in memory, and the run says so). The findings are the same
+    /// whatever the limit. 0 keeps it all in memory; else at least 1M.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_memory_limit)]
     pub memory_limit: usize,
 
     /// Do not replay variations. By default every variation (nested ones
@@ -361,7 +361,7 @@ pub enum Command {
         list: PathBuf,
         /// As for an audit: the memory the run-wide tables may take before
         /// part of them is written to disk.
-        #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+        #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_memory_limit)]
         memory_limit: usize,
     },
     /// Write the completions for SHELL to standard output (bash: source
@@ -418,6 +418,21 @@ pub enum WinnabilitySearch {
 
 /// A size in bytes: digits, then K, M, G or T (powers of 1024), with an
 /// optional `iB` or `B`.
+/// The least `--memory-limit` (but 0, no limit) with which the run-wide
+/// tables work as they should: below it, each game would write part of
+/// them to disk.
+pub const LEAST_MEMORY_LIMIT: usize = 1 << 20;
+
+/// `--memory-limit`: a size, 0 or at least [`LEAST_MEMORY_LIMIT`].
+fn parse_memory_limit(text: &str) -> Result<usize, String> {
+    match parse_size(text)? {
+        size @ (0 | LEAST_MEMORY_LIMIT..) => Ok(size),
+        _ => Err(format!(
+            "'{text}' is less than the run-wide tables need to work: give at least 1M (or 0 for no limit)"
+        )),
+    }
+}
+
 fn parse_size(text: &str) -> Result<usize, String> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
@@ -462,5 +477,19 @@ mod tests {
         assert_eq!(parse_size("512K"), Ok(512 << 10));
         assert_eq!(parse_size("1G"), Ok(1 << 30));
         assert!(parse_size("lots").is_err());
+    }
+
+    /// Issue 56: a limit below what the tables need is refused, naming
+    /// the least that works.
+    #[test]
+    fn memory_limits_below_the_least_are_refused() {
+        assert_eq!(parse_memory_limit("0"), Ok(0));
+        assert_eq!(parse_memory_limit("1M"), Ok(1 << 20));
+        let err = parse_memory_limit("512K").unwrap_err();
+        assert!(err.contains("at least 1M"), "{err}");
+        assert!(Cli::try_parse_from(["pgn-arbiter", "--memory-limit", "64K", "x"]).is_err());
+        assert!(
+            Cli::try_parse_from(["pgn-arbiter", "across", "--memory-limit", "1", "l"]).is_err()
+        );
     }
 }

@@ -322,10 +322,9 @@ pub struct Rounds {
     seen: u64,
     /// What kept the limit from being held, once: the disk failed (events
     /// then stay in memory, or one read back is started afresh), or one
-    /// event alone took more than the limit.
+    /// event alone took more than the limit (it stays in memory: the
+    /// findings are never changed by the limit).
     pub trouble: Option<String>,
-    /// Events too big to keep, whose later games are not looked at.
-    dropped: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Prehashed>>,
 }
 
 impl Rounds {
@@ -355,9 +354,6 @@ impl Rounds {
         }
         let year = game.date.trim().get(..4).unwrap_or_default();
         let id = key(0, &[event, year]);
-        if self.dropped.contains(&id) {
-            return;
-        }
         self.seen += 1;
         let entry = match self.events.entry(id) {
             std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
@@ -387,8 +383,7 @@ impl Rounds {
 
     /// Writes the events seen longest ago to disk until a quarter of the
     /// limit is free; the current one (`id`, named `event` and `year`)
-    /// stays, unless it alone takes more than the limit: it is then
-    /// dropped, and said so.
+    /// stays, even when it alone takes more than the limit (said once).
     fn make_room(&mut self, id: u64, event: &str, year: &str) {
         let mut by_age: Vec<(u64, u64)> = self
             .events
@@ -419,15 +414,11 @@ impl Rounds {
             self.trouble
                 .get_or_insert_with(|| format!("the disk failed: {err}"));
         }
-        if self.bytes > self.limit
-            && let Some(big) = self.events.remove(&id)
-        {
-            self.bytes = self.bytes.saturating_sub(big.bytes());
-            self.dropped.insert(id);
-            let limit = self.limit;
+        if self.bytes > self.limit {
+            let (limit, bytes) = (self.limit, self.bytes);
             self.trouble.get_or_insert_with(|| {
                 format!(
-                    "the rounds of '{event}' ({year}) alone took more than the {limit} bytes they may keep, so its later games were not checked for rounds"
+                    "the rounds of '{event}' ({year}) alone took {bytes} bytes, more than the {limit} they may keep, so they were kept in memory (the findings are whole)"
                 )
             });
         }
@@ -709,12 +700,15 @@ mod tests {
         assert_eq!(all, limited);
     }
 
+    /// Issue 56: an event that alone takes more than the limit stays in
+    /// memory, said so; the findings are those of no limit.
     #[test]
-    fn an_event_bigger_than_the_limit_is_said_and_dropped() {
-        let (_, rounds) = random_run(1 << 10);
-        let why = rounds.trouble.expect("the event is dropped");
-        assert!(why.contains("were not checked for rounds"), "{why}");
-        assert!(rounds.bytes <= 1 << 10);
+    fn an_event_bigger_than_the_limit_is_said_and_kept() {
+        let (all, _) = random_run(0);
+        let (limited, rounds) = random_run(1 << 10);
+        let why = rounds.trouble.expect("the limit is not held");
+        assert!(why.contains("kept in memory"), "{why}");
+        assert_eq!(all, limited);
     }
 
     #[test]
