@@ -475,6 +475,40 @@ def main(argv=None):
         return 2
 
 
+# What the driver writes in --out: these files (the manifest is appended
+# to in place), and any file in these directories.
+OUT_FILES = ("findings.csv", "games.csv", "summary.json", "manifest.jsonl")
+OUT_DIRS = ("parts", "findings", "games")
+
+
+def spare_the_inputs(args):
+    """Refuses (Trouble) a run that would write over a file it reads: an
+    --out that is an input or lies under one, or an input that is one of
+    the files the driver writes in --out or lies in one of the directories
+    it fills there, whether by its path, through symlinks (`realpath`), or
+    as another name of the same file (a hard link, a bind mount: the same
+    device and inode). Nothing is written before this check: refused, a
+    run leaves --out as it was."""
+    out = os.path.realpath(args.out)
+    files = [os.path.join(out, name) for name in OUT_FILES]
+    dirs = [os.path.join(out, name) for name in OUT_DIRS]
+    written = set()
+    for path in [out, *files, *(os.path.join(top, name) for d in dirs for top, _, names in os.walk(d)
+                                for name in names)]:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        written.add((st.st_dev, st.st_ino))
+    for path in args.inputs:
+        real, st = os.path.realpath(path), os.stat(path)
+        if real == out or out.startswith(real + os.sep) or real in files \
+                or any(real.startswith(d + os.sep) for d in dirs) or (st.st_dev, st.st_ino) in written:
+            raise Trouble(f"{path} is an input, and --out {args.out} would write over it: give --out another directory")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise Trouble(f"--out {args.out}: not a directory")
+
+
 def drive(args):
     from dask.distributed import Client, LocalCluster
 
@@ -490,17 +524,15 @@ def drive(args):
         arbiter = os.path.abspath(binary())
         if not os.access(arbiter, os.X_OK):
             raise Trouble(f"no pgn-arbiter at {arbiter}: build it (cargo build --release), set PGN_ARBITER or give --wheel")
-    ours = {os.path.join(args.out, name) for name in ("findings.csv", "games.csv", "summary.json", "manifest.jsonl")}
-    reports = [os.path.realpath(os.path.join(args.out, d)) + "/" for d in ("parts", "findings", "games")]
     for path in args.inputs:
         if not os.path.isfile(path):
             raise Trouble(f"{path}: not a file (give files; directories are not expanded)")
-        real = os.path.realpath(path)
-        if real in {os.path.realpath(o) for o in ours} or any(real.startswith(d) for d in reports):
-            raise Trouble(f"{path} is an input, and --out {args.out} would write over it: give --out another directory")
-    extra = args.extra
+    spare_the_inputs(args)
     parts = os.path.join(args.out, "parts")
-    os.makedirs(parts, exist_ok=True)
+    try:
+        os.makedirs(parts, exist_ok=True)
+    except OSError as err:
+        raise Trouble(f"--out {args.out}: {parts} cannot be made: {err.strerror}")
     manifest = Manifest(os.path.join(args.out, "manifest.jsonl"))
 
     if args.scheduler:

@@ -507,5 +507,57 @@ class Driver(unittest.TestCase):
         self.assertIn("manifest.jsonl:1", done.stderr)
 
 
+    def test_an_out_that_would_write_over_an_input_is_refused(self):
+        """--out that is an input, or lies under one, or whose reports,
+        manifest or parts would land on an input (by its path, through a
+        symlink, or as another name of the same file): exit 2 with one line
+        naming the input and --out, before anything is written."""
+        base = tempfile.mkdtemp(dir=self.tmp.name)
+        data = read(self.plain)
+
+        def made(*names):
+            path = os.path.join(base, *names)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(data)
+            return path
+
+        def tree():
+            return sorted((d, n, os.lstat(os.path.join(d, n)).st_size, os.lstat(os.path.join(d, n)).st_mtime_ns)
+                          for d, dirs, files in os.walk(base) for n in dirs + files)
+
+        cases = []
+        given = made("given.pgn")
+        cases.append((given, [given]))  # --out is the input
+        cases.append((os.path.join(given, "out"), [given]))  # --out under it
+        # The manifest, appended to in place, is another name of the input.
+        out = os.path.join(base, "linked")
+        os.makedirs(out)
+        os.link(given, os.path.join(out, "manifest.jsonl"))
+        cases.append((out, [given]))
+        # An input in the parts, given by a symlink from outside.
+        inside = made("parts-out", "parts", "x.pgn")
+        link = os.path.join(base, "link.pgn")
+        os.symlink(inside, link)
+        cases.append((os.path.join(base, "parts-out"), [self.plain, link]))
+        # --out given through a symlinked directory; the input is its summary.
+        summary = made("real-out", "summary.json")
+        os.symlink(os.path.join(base, "real-out"), os.path.join(base, "out-link"))
+        cases.append((os.path.join(base, "out-link"), [summary]))
+        # A part that is another name of the input.
+        os.makedirs(os.path.join(base, "hard-out", "parts"))
+        os.link(given, os.path.join(base, "hard-out", "parts", "old.results"))
+        cases.append((os.path.join(base, "hard-out"), [given]))
+        for out, inputs in cases:
+            before = tree()
+            done = self.drive(out, inputs=inputs)
+            self.assertEqual(done.returncode, 2, (out, inputs, done.stderr))
+            self.assertEqual(len(done.stderr.splitlines()), 1, done.stderr)
+            self.assertIn("would write over it", done.stderr)
+            self.assertIn(f"--out {os.path.abspath(out)}", done.stderr)
+            self.assertTrue(any(i in done.stderr for i in inputs), done.stderr)
+            self.assertEqual(tree(), before, (out, inputs))
+            self.assertEqual(read(given), data)
+
 if __name__ == "__main__":
     unittest.main()
