@@ -387,12 +387,31 @@ class Manifest:
         self.file.close()
 
 
+def umask():
+    """The process's umask, read where Linux shows it (so that no thread
+    sees it changed), else set and set back."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path, data):
+    """Writes `data` (text) to `path` whole: into a temporary file beside
+    it, made durable, then renamed over it. The file gets the mode any new
+    file gets (0666 less the umask), not the temporary file's 0600."""
     directory = os.path.dirname(path) or "."
     fd, temp = tempfile.mkstemp(dir=directory, prefix=".", suffix=".partial")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(data)
         f.flush()
+        os.fchmod(f.fileno(), 0o666 & ~umask())
         os.fsync(f.fileno())
     os.replace(temp, path)
 

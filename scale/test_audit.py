@@ -104,14 +104,15 @@ class Driver(unittest.TestCase):
                         "--games", games, *inputs], check=True)
         return read(findings), read(games)
 
-    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=(), cwd=None, env=None):
+    def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=(), cwd=None, env=None,
+              umask=-1):
         env = dict(os.environ, PGN_ARBITER=binary, **(env or {}))
         command = [sys.executable, os.path.join(HERE, "audit.py"), "--workers", "2", "--shard-size", "24k",
                    "--retries", str(retries), *extra, "--out", out, *(inputs or self.inputs)]
         if not wait:
             return subprocess.Popen(command, env=env, start_new_session=True,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return subprocess.run(command, env=env, capture_output=True, text=True, cwd=cwd)
+        return subprocess.run(command, env=env, capture_output=True, text=True, cwd=cwd, umask=umask)
 
     def joined(self, out):
         return read(os.path.join(out, "findings.csv")), read(os.path.join(out, "games.csv"))
@@ -558,6 +559,20 @@ class Driver(unittest.TestCase):
             self.assertTrue(any(i in done.stderr for i in inputs), done.stderr)
             self.assertEqual(tree(), before, (out, inputs))
             self.assertEqual(read(given), data)
+
+    def test_reports_and_summary_are_made_as_any_new_file(self):
+        """The reports and the summary take the mode a new file takes under
+        the driver's umask (0640 under 027), not the 0600 of a temporary
+        file; with --format parquet, so do the reports' directories."""
+        for form in ("csv", "parquet"):
+            out = tempfile.mkdtemp(dir=self.tmp.name)
+            done = self.drive(out, extra=["--format", form], umask=0o027)
+            self.assertIn(done.returncode, (0, 1), done.stderr)
+            names = ["findings.csv", "games.csv"] if form == "csv" else ["findings", "games"]
+            for name in names + ["summary.json", "manifest.jsonl"]:
+                mode = os.stat(os.path.join(out, name)).st_mode & 0o777
+                want = 0o750 if os.path.isdir(os.path.join(out, name)) else 0o640
+                self.assertEqual(oct(mode), oct(want), (form, name))
 
 if __name__ == "__main__":
     unittest.main()
