@@ -267,11 +267,13 @@ def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
         if not done.get("transient") and os.path.exists(partial) and os.path.exists(summary):
             with open(summary, encoding="utf-8") as f:
                 read = json.load(f)["total"]["games"]
-            done["partial"] = {"results": partial, "games_audited": read}
+            done["partial"] = {"results": partial, "games_audited": read,
+                               "sums": {"results": file_sum(partial)}}
         return done
     with open(summary, encoding="utf-8") as f:
         games_audited = json.load(f)["total"]["games"]
-    return {"results": results, "summary": summary, "games_audited": games_audited}
+    return {"results": results, "summary": summary, "games_audited": games_audited,
+            "sums": {"results": file_sum(results), "summary": file_sum(summary)}}
 
 
 def usable(audit):
@@ -282,23 +284,27 @@ def usable(audit):
 
 def across_shards(arbiter, shards, list_path, memory_limit, cwd):
     """`pgn-arbiter across` over the audited shards, in run order: each
-    shard's run-wide findings (copies, rounds) to its `across` file. Any
-    failure raises: the cluster retries it."""
+    shard's run-wide findings (copies, rounds) to its `across` file, whose
+    size and SHA-256 are returned (`sums`, by file). Any failure raises:
+    the cluster retries it."""
     write_atomic(list_path, "".join(json.dumps(shard) + "\n" for shard in shards))
     command = [arbiter or installed(), "across", "--memory-limit", memory_limit, list_path]
     started = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
     if done.returncode != 0:
         raise RuntimeError(f"pgn-arbiter across: exit status {done.returncode}: {done.stderr.strip()}")
-    return {**json.loads(done.stdout), "seconds": time.monotonic() - started}
+    seconds = time.monotonic() - started
+    sums = {shard["across"]: file_sum(shard["across"]) for shard in shards}
+    return {**json.loads(done.stdout), "seconds": seconds, "sums": sums}
 
 
 def render_shard(arbiter, audit, across, games_before, parts, ident, extra, cwd, form="csv"):
     """Writes a shard's reports from its kept results (`--render`), its
     games numbered on from `games_before` and each with its run-wide
     findings (`--across`, when copies and rounds are looked for), into
-    `ident.GAMES_BEFORE.{findings,games}.{form}`. Returns the files and the
-    games report's rows (a row a game, checked by the join)."""
+    `ident.GAMES_BEFORE.{findings,games}.{form}`. Returns the files, their
+    sizes and SHA-256 (`sums`) and the games report's rows (a row a game,
+    checked by the join)."""
     base = os.path.join(parts, f"{ident}.{games_before}")
     files = {key: f"{base}.{key}.{form}" for key in ("findings", "games")}
     summary = f"{base}.summary.json"
@@ -313,33 +319,103 @@ def render_shard(arbiter, audit, across, games_before, parts, ident, extra, cwd,
         raise RuntimeError(f"{audit['results']}: rendering: exit status {done.returncode}: {done.stderr.strip()}")
     with open(summary, encoding="utf-8") as f:
         rendered = json.load(f)["total"]["games"]
-    if form == "csv":
-        with open(files["games"], "rb") as f:
-            rows = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
-    else:
-        rows = rendered
-    return {**files, "summary": summary, "games_before": games_before, "across": across, "rows": rows}
+    sums = {"findings": file_sum(files["findings"]), "summary": file_sum(summary)}
+    with open(files["games"], "rb") as f:
+        sums["games"], lines = sum_of(f)
+    rows = lines if form == "csv" else rendered
+    return {**files, "summary": summary, "games_before": games_before, "across": across, "rows": rows,
+            "sums": sums}
 
 
-def append_file(path, out):
-    """Appends the file at `path` to the open file `out`, in the kernel
-    where it can (copy_file_range), else through a buffer."""
+def sum_of(f):
+    """The size and SHA-256 of what is left to read of the open (binary)
+    file `f`, read a MiB at a time, and the lines (newlines) in it."""
+    digest, size, lines = hashlib.sha256(), 0, 0
+    for chunk in iter(lambda: f.read(1 << 20), b""):
+        digest.update(chunk)
+        size += len(chunk)
+        lines += chunk.count(b"\n")
+    return {"size": size, "sha256": digest.hexdigest()}, lines
+
+
+def file_sum(path):
+    """The size and SHA-256 of the file at `path`, as the manifest records
+    them for each part when the step that made it is done."""
     with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        copied = 0
+        return sum_of(f)[0]
+
+
+def differs(f, want):
+    """What differs between the open (binary) file `f` and the size and
+    SHA-256 the manifest recorded for it (`want`): None when nothing does.
+    The size is compared first (no reading); `f` is left at its start."""
+    want = want if isinstance(want, dict) else {}
+    size = os.fstat(f.fileno()).st_size
+    if size != want.get("size"):
+        return f"{size} bytes, where the manifest recorded {want.get('size')}"
+    f.seek(0)
+    found = sum_of(f)[0]["sha256"]
+    f.seek(0)
+    if found != want.get("sha256"):
+        return f"SHA-256 {found}, where the manifest recorded {want.get('sha256')}"
+    return None
+
+
+def changed(record, keys):
+    """Whether the part files that `keys` of a manifest record name have
+    changed since the step that made them was recorded: what differs (the
+    first file that does), or None when each is there with the size and
+    SHA-256 recorded for it in the record's `sums`. A file that is gone,
+    or has no sums recorded (a manifest of an older driver), differs: the
+    step is done again."""
+    sums = record.get("sums") if isinstance(record.get("sums"), dict) else {}
+    for key in keys:
+        path = record.get(key)
+        if not isinstance(sums.get(key), dict):
+            return f"{path}: no size and SHA-256 recorded"
         try:
-            while copied < size:
-                n = os.copy_file_range(f.fileno(), out.fileno(), size - copied)
-                if n == 0:
-                    break
-                copied += n
-        except (AttributeError, OSError):
-            pass
-        if copied < size:
-            f.seek(copied)
-            out.seek(0, os.SEEK_END)
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                out.write(chunk)
+            with open(path, "rb") as f:
+                problem = differs(f, sums[key])
+        except (OSError, TypeError, ValueError) as err:
+            return f"{path}: {getattr(err, 'strerror', None) or err}"
+        if problem:
+            return f"{path}: {problem}"
+    return None
+
+
+def checked(path, want):
+    """The part at `path`, opened for the join to read, once it is checked
+    to be the size and SHA-256 the manifest recorded (`want`); else
+    Trouble, naming it and what differs."""
+    try:
+        f = open(path, "rb")
+    except OSError as err:
+        raise Trouble(f"{path}: {err.strerror}: the join cannot read it; run again to make it again")
+    problem = differs(f, want)
+    if problem:
+        f.close()
+        raise Trouble(f"{path}: {problem}: it changed after it was made; run again to make it again")
+    return f
+
+
+def append_file(f, out):
+    """Appends the open file `f`, from its start, to the open file `out`,
+    in the kernel where it can (copy_file_range), else through a buffer."""
+    size = os.fstat(f.fileno()).st_size
+    copied = 0
+    try:
+        while copied < size:
+            n = os.copy_file_range(f.fileno(), out.fileno(), size - copied, copied)
+            if n == 0:
+                break
+            copied += n
+    except (AttributeError, OSError):
+        pass
+    if copied < size:
+        f.seek(copied)
+        out.seek(0, os.SEEK_END)
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            out.write(chunk)
 
 
 class Manifest:
@@ -663,7 +739,8 @@ class Pipeline:
             elif kind == "across":
                 key, files = self.across_key, self.across_files
                 for i, path in files.items():
-                    self.manifest.record(self.ids[i], "across", {"key": key, "file": path})
+                    self.manifest.record(self.ids[i], "across",
+                                         {"key": key, "file": path, "sums": {"file": result["sums"][path]}})
                 self.across = dict(files)
                 self.across_seconds = result["seconds"]
                 self.submit_renders()
@@ -693,12 +770,15 @@ class Pipeline:
                 before = self.lines_before[previous] + (self.lines[previous] or 0) if k > 0 else 0
                 self.lines_before[index] = before
                 self.next_audit[n] += 1
+                # A record is trusted only while the parts it names are as
+                # they were made (`changed`): else the shard is audited again.
                 done = self.record(index, "audit")
-                if done and "failed" in done and not done.get("transient"):
+                if done and "failed" in done and not done.get("transient") \
+                        and not (done.get("partial") and changed(done["partial"], ("results",))):
                     self.audited[index] = done
                     continue
                 if done and "failed" not in done and done.get("lines_before") == before \
-                        and all(os.path.exists(done[key]) for key in ("results", "summary")):
+                        and not changed(done, ("results", "summary")):
                     self.audited[index] = done
                     continue
                 path, options, _ = self.shards[index]
@@ -731,7 +811,7 @@ class Pipeline:
         self.across_files = {i: os.path.join(self.parts, f"{self.ids[i]}.{self.across_key}.across")
                              for i in shards}
         known = [self.record(i, "across") or {} for i in shards]
-        if all(k.get("key") == self.across_key and os.path.exists(k.get("file", "")) for k in known):
+        if all(k.get("key") == self.across_key and not changed(k, ("file",)) for k in known):
             self.across = dict(self.across_files)
             self.submit_renders()
             return
@@ -749,7 +829,7 @@ class Pipeline:
             done = self.record(index, "rendered")
             if done and done.get("games_before") == before and done.get("across") == across \
                     and done.get("options") == [*self.args.extra, self.args.format] \
-                    and all(os.path.exists(done[key]) for key in ("findings", "games", "summary")):
+                    and not changed(done, ("findings", "games", "summary")):
                 continue
             self.submit("rendered", index, render_shard, self.arbiter, usable(self.audited[index]), across, before,
                         self.parts, self.ids[index], self.args.extra, self.args.cwd, self.args.format)
@@ -768,7 +848,8 @@ class CsvReports:
     def add(self, numbered):
         for f, key in zip(self.files, ("findings", "games")):
             f.flush()
-            append_file(numbered[key], f)
+            with checked(numbered[key], numbered["sums"].get(key)) as part:
+                append_file(part, f)
 
     def put_in_place(self, out):
         for f, path in zip(self.files, self.paths):
@@ -789,6 +870,9 @@ class ParquetReports:
         self.parts = 0
 
     def add(self, numbered):
+        """Links (else copies) the shard's parts into place, and checks
+        what is in place against the manifest's sums: a part linked is the
+        same file as the one in parts/."""
         self.parts += 1
         for d, key in zip(self.dirs, ("findings", "games")):
             target = os.path.join(d, f"part-{self.parts:06d}.parquet")
@@ -796,6 +880,11 @@ class ParquetReports:
                 os.link(numbered[key], target)
             except OSError:
                 shutil.copyfile(numbered[key], target)
+            with open(target, "rb") as f:
+                problem = differs(f, numbered["sums"].get(key))
+            if problem:
+                raise Trouble(f"{numbered[key]}: {problem}: it changed after it was made; run again to make it "
+                              "again")
 
     def put_in_place(self, out):
         for d in self.dirs:
@@ -847,9 +936,13 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
             if rendered["rows"] != audit["games_audited"]:
                 raise Trouble(f"{path} {' '.join(options)}: {rendered['rows']} rows in its games report for "
                               f"{audit['games_audited']} games audited")
+            # Each part is checked against the size and SHA-256 recorded
+            # when it was made as it is read: one changed since (after
+            # the rerun's check of its record) stops the join.
+            rendered.setdefault("sums", {})
             reports.add(rendered)
             games_before[n] = before + rendered["rows"]
-            with open(rendered["summary"], encoding="utf-8") as f:
+            with checked(rendered["summary"], rendered["sums"].get("summary")) as f:
                 total = json.load(f)["total"]
             for key in ("games", "plies", "findings"):
                 totals[key] += total[key]

@@ -444,11 +444,7 @@ class Driver(unittest.TestCase):
         input count their lines only, and the join numbers the games."""
         out = tempfile.mkdtemp(dir=self.tmp.name)
         log = os.path.join(out, "calls.log")
-        logged = tempfile.mktemp(dir=self.tmp.name, suffix=".sh")
-        with open(logged, "w") as f:
-            f.write(f'#!/bin/sh\necho "$*" >> {log}\nexec {ARBITER} "$@"\n')
-        os.chmod(logged, 0o755)
-        done = self.drive(out, binary=logged)
+        done = self.drive(out, binary=self.logged(log))
         self.assertIn(done.returncode, (0, 1), done.stderr)
         self.assertEqual(self.joined(out), self.one)
         calls = read(log).decode().splitlines()
@@ -573,6 +569,84 @@ class Driver(unittest.TestCase):
                 mode = os.stat(os.path.join(out, name)).st_mode & 0o777
                 want = 0o750 if os.path.isdir(os.path.join(out, name)) else 0o640
                 self.assertEqual(oct(mode), oct(want), (form, name))
+
+    def logged(self, log):
+        """A pgn-arbiter that logs each call to `log`."""
+        path = tempfile.mktemp(dir=self.tmp.name, suffix=".sh")
+        with open(path, "w") as f:
+            f.write(f'#!/bin/sh\necho "$*" >> {log}\nexec {ARBITER} "$@"\n')
+        os.chmod(path, 0o755)
+        return path
+
+    @staticmethod
+    def calls(log, start=0):
+        """The shards audited and rendered in the calls logged from line
+        `start` on: each by its id, the name of its parts."""
+        lines = read(log).decode().splitlines()[start:]
+        def ids(flag):
+            return [os.path.basename(line.split(f"{flag} ", 1)[1].split(" ", 1)[0]).split(".")[0]
+                    for line in lines if f"{flag} " in line]
+        return ids("--keep-results"), ids("--render")
+
+    def test_parts_changed_since_they_were_made_are_made_again(self):
+        """Each part's size and SHA-256 are in the manifest: on a rerun a
+        games report emptied, a findings report with a byte changed (same
+        size) and a kept results file cut short are not taken as done, but
+        rendered or audited again, and the joined reports are one run's."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        log = os.path.join(out, "calls.log")
+        done = self.drive(out, binary=self.logged(log))
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        shards = shards_in(out)
+        with_findings = [s for s, r in shards.items() if os.path.getsize(r["rendered"]["findings"]) > 100]
+        emptied, edited, cut = with_findings[:3]
+        open(shards[emptied]["rendered"]["games"], "wb").close()
+        with open(shards[edited]["rendered"]["findings"], "r+b") as f:
+            f.seek(40)
+            byte = f.read(1)
+            f.seek(40)
+            f.write(b"x" if byte != b"x" else b"y")
+        with open(shards[cut]["audit"]["results"], "r+b") as f:
+            f.truncate(10)
+        start = len(read(log).decode().splitlines())
+        done = self.drive(out, binary=self.logged(log))
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.one)
+        self.assertTrue(load(os.path.join(out, "summary.json"))["complete"])
+        audited, rendered = self.calls(log, start)
+        self.assertEqual(audited, [cut])
+        self.assertEqual(sorted(set(rendered) & {emptied, edited}), sorted({emptied, edited}), rendered)
+
+    def test_a_part_changed_before_the_join_stops_it(self):
+        """A part that changes after it was checked, as the join comes to
+        read it: exit 2, naming the file and what differs."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        log = os.path.join(out, "calls.log")
+        done = self.drive(out, binary=self.logged(log))
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        shards = shards_in(out)
+        # The zstd file's last shard is the last whose rendering is
+        # checked: it is rendered again (its games report is gone), after
+        # the first shard's was checked and kept, and changes that one.
+        audits = [line for line in read(log).decode().splitlines() if "--keep-results" in line]
+        last = max((line for line in audits if "--zstd-frames" in line),
+                   key=lambda line: int(line.split("--zstd-frames ", 1)[1].split("..", 1)[0]))
+        last = os.path.basename(last.split("--keep-results ", 1)[1].split(" ", 1)[0]).split(".")[0]
+        first = next(s for s, r in shards.items() if s != last and os.path.getsize(r["rendered"]["games"]) > 100)
+        os.remove(shards[last]["rendered"]["games"])
+        changed = shards[first]["rendered"]["games"]
+        byte = "y" if read(changed)[20:21] == b"x" else "x"
+        binary = tempfile.mktemp(dir=self.tmp.name, suffix=".sh")
+        with open(binary, "w") as f:
+            f.write(f'#!/bin/sh\ncase "$*" in *--render*) {ARBITER} "$@"; s=$?; '
+                    f'printf {byte} | dd of={changed} bs=1 seek=20 conv=notrunc 2>/dev/null; exit $s ;; esac\n'
+                    f'exec {ARBITER} "$@"\n')
+        os.chmod(binary, 0o755)
+        done = self.drive(out, binary=binary)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn(changed, done.stderr)
+        self.assertIn("SHA-256", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
 
 if __name__ == "__main__":
     unittest.main()
