@@ -418,15 +418,27 @@ def append_file(f, out):
             out.write(chunk)
 
 
+def in_parts(path, parts):
+    """Whether `path` names a file in the directory `parts` itself, every
+    symlink on the way to it resolved: the only place where the driver
+    and the shards it runs write their files."""
+    return isinstance(path, str) and os.path.dirname(os.path.realpath(path)) == os.path.realpath(parts)
+
+
 class Manifest:
     """What is done, shard by shard: `manifest.jsonl` in --out, one line
     appended (and made durable) per shard counted or audited, so that the
     work per shard stays the same however many there are. Read back, a
     later line for a shard replaces what an earlier one said; a last line
-    cut short by a crash is ignored."""
+    cut short by a crash is ignored. Every file a line names must be in
+    `parts` (`in_parts`)."""
 
-    def __init__(self, path):
-        self.path = path
+    # The fields of each step's record that name files.
+    FILES = {"audit": ("results", "summary"), "across": ("file",),
+             "rendered": ("findings", "games", "summary", "across")}
+
+    def __init__(self, path, parts):
+        self.path, self.parts = path, parts
         self.shards = {}
         if os.path.exists(path):
             self._load()
@@ -451,7 +463,33 @@ class Manifest:
                     break  # cut short by a crash while it was written
                 raise Trouble(f"{self.path}:{number}: not a line of this driver's manifest ({err}): "
                               "remove it to start again")
+            self._check_files(number, entry)
             self.shards.setdefault(ident, {}).update(entry)
+
+    def _check_files(self, number, entry):
+        """Refuses (Trouble, naming the line) a line that names a file
+        outside the parts directory, or through a symlink that leads out
+        of it. Such a line was not written by this driver, which names only
+        files it made there: it was edited, and a path taken from it would
+        be read as a part and joined into the reports, or removed when its
+        step is done again. Refusing is safer than taking the step as not
+        done, which would act on the rest of an edited manifest as if it
+        could be trusted; nothing is read, written or removed before it."""
+        for step, fields in self.FILES.items():
+            record = entry.get(step)
+            if record is None:
+                continue
+            if not isinstance(record, dict):
+                raise Trouble(f"{self.path}:{number}: not a line of this driver's manifest ({step} is not a "
+                              "record): remove it to start again")
+            named = [(field, record.get(field)) for field in fields]
+            if isinstance(record.get("partial"), dict):
+                named.append(("partial results", record["partial"].get("results")))
+            for field, path in named:
+                if path is not None and not in_parts(path, self.parts):
+                    raise Trouble(f"{self.path}:{number}: its {step} {field} {path!r} is not a file in "
+                                  f"{self.parts}, where the driver writes every part: the manifest was edited; "
+                                  "remove it to start again")
 
     def record(self, ident, key, value):
         self.shards.setdefault(ident, {})[key] = value
@@ -628,7 +666,7 @@ def drive(args):
         os.makedirs(parts, exist_ok=True)
     except OSError as err:
         raise Trouble(f"--out {args.out}: {parts} cannot be made: {err.strerror}")
-    manifest = Manifest(os.path.join(args.out, "manifest.jsonl"))
+    manifest = Manifest(os.path.join(args.out, "manifest.jsonl"), parts)
 
     if args.scheduler:
         client = Client(args.scheduler)
@@ -938,8 +976,13 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
                               f"{audit['games_audited']} games audited")
             # Each part is checked against the size and SHA-256 recorded
             # when it was made as it is read: one changed since (after
-            # the rerun's check of its record) stops the join.
+            # the rerun's check of its record) stops the join, as does one
+            # that has become a symlink out of the parts directory.
             rendered.setdefault("sums", {})
+            for key in ("findings", "games", "summary"):
+                if not in_parts(rendered[key], os.path.join(args.out, "parts")):
+                    raise Trouble(f"{rendered[key]}: not a file in {os.path.join(args.out, 'parts')}: the join "
+                                  "reads only parts")
             reports.add(rendered)
             games_before[n] = before + rendered["rows"]
             with checked(rendered["summary"], rendered["sums"].get("summary")) as f:

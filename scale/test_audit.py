@@ -648,5 +648,36 @@ class Driver(unittest.TestCase):
         self.assertIn("SHA-256", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
 
+    def test_a_manifest_naming_a_file_outside_the_parts_is_refused(self):
+        """A manifest line edited to name a file outside --out's parts/
+        (with that file's size and SHA-256), directly or through a symlink
+        in parts/: exit 2 naming the line; the file is neither joined nor
+        removed."""
+        import hashlib
+
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out)
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        secret = os.path.join(self.tmp.name, "secret.txt")
+        with open(secret, "wb") as f:
+            f.write(b"not a report: a secret\n")
+        sums = {"size": os.path.getsize(secret), "sha256": hashlib.sha256(read(secret)).hexdigest()}
+        link = os.path.join(out, "parts", "evil.findings.csv")
+        os.symlink(secret, link)
+        manifest = os.path.join(out, "manifest.jsonl")
+        kept = read(manifest)
+        shard, record = next(iter(shards_in(out).items()))
+        for path in (secret, link):
+            rendered = dict(record["rendered"], findings=path,
+                            sums=dict(record["rendered"]["sums"], findings=sums))
+            with open(manifest, "wb") as f:
+                f.write(kept + json.dumps({"shard": shard, "rendered": rendered}).encode() + b"\n")
+            number = kept.count(b"\n") + 1
+            done = self.drive(out)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertIn(f"manifest.jsonl:{number}", done.stderr)
+            self.assertNotIn(b"a secret", read(os.path.join(out, "findings.csv")))
+            self.assertEqual(read(secret), b"not a report: a secret\n")
+
 if __name__ == "__main__":
     unittest.main()
