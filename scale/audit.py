@@ -925,13 +925,27 @@ class ParquetReports:
                               "again")
 
     def put_in_place(self, out):
+        # The earlier run's directories are gone (`clear_reports`).
         for d in self.dirs:
-            final = os.path.join(out, os.path.basename(d))
-            old = final + ".old"
-            if os.path.isdir(final):
-                os.replace(final, old)
-            os.replace(d, final)
-            shutil.rmtree(old, ignore_errors=True)
+            os.replace(d, os.path.join(out, os.path.basename(d)))
+
+
+def clear_reports(out):
+    """Removes what an earlier run joined into `out`, before the join
+    starts: its summary first, then its reports of either form, so that a
+    join that stops leaves nothing that could be taken for this run's
+    reports, least of all a summary that says `complete`. (No input is
+    among them: `spare_the_inputs`.) What cannot be removed (a directory
+    where a report file goes) is Trouble."""
+    for name in ("summary.json", "findings.csv", "games.csv", "findings", "games"):
+        path = os.path.join(out, name)
+        try:
+            if name in OUT_DIRS and os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            elif os.path.lexists(path):
+                os.remove(path)
+        except OSError as err:
+            raise Trouble(f"{path}: an earlier run's, and it cannot be removed: {err.strerror}")
 
 
 def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, seconds):
@@ -941,6 +955,7 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
     (planning: listing the files; the shards), to which the join's is
     added."""
     joining = time.monotonic()
+    clear_reports(args.out)
     failed = []
     totals = {"games": 0, "plies": 0, "findings": 0, "by_severity": {}, "by_code": {}}
     files = {}

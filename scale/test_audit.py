@@ -647,6 +647,7 @@ class Driver(unittest.TestCase):
         self.assertIn(changed, done.stderr)
         self.assertIn("SHA-256", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "summary.json")))
 
     def test_a_manifest_naming_a_file_outside_the_parts_is_refused(self):
         """A manifest line edited to name a file outside --out's parts/
@@ -678,6 +679,26 @@ class Driver(unittest.TestCase):
             self.assertIn(f"manifest.jsonl:{number}", done.stderr)
             self.assertNotIn(b"a secret", read(os.path.join(out, "findings.csv")))
             self.assertEqual(read(secret), b"not a report: a secret\n")
+
+    def test_a_join_that_stops_leaves_nothing_that_looks_whole(self):
+        """A rerun whose join stops (exit 2: here each shard's games report
+        is emptied as it is rendered, so the rows do not add up) leaves no
+        summary and no reports of an earlier run, CSV or Parquet, that
+        could be taken for this run's."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        for form in ("csv", "parquet"):
+            done = self.drive(out, extra=["--format", form])
+            self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertTrue(load(os.path.join(out, "summary.json"))["complete"])
+        binary = tempfile.mktemp(dir=self.tmp.name, suffix=".sh")
+        with open(binary, "w") as f:
+            f.write(f'#!/bin/sh\n{ARBITER} "$@"; s=$?\ncase "$*" in *--render*) p=; for a in "$@"; do '
+                    f'[ "$p" = --games ] && : > "$a"; p=$a; done ;; esac\nexit $s\n')
+        os.chmod(binary, 0o755)
+        done = self.drive(out, binary=binary, extra=["--ignore", "missing-tag"])
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("rows in its games report", done.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["manifest.jsonl", "parts"])
 
 if __name__ == "__main__":
     unittest.main()
