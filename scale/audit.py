@@ -48,9 +48,11 @@ summary says which tool ran, and its version.
 """
 
 import argparse
+import ctypes
 import hashlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -113,15 +115,61 @@ def wheel_plugin(filename, data):
     return InstallWheel()
 
 
+def die_with_parent():
+    """A `preexec_fn` that asks Linux to kill the child with SIGKILL when
+    the thread that started it ends (prctl PR_SET_PDEATHSIG), as it does
+    when its process dies: a worker killed, or lost with its machine, then
+    leaves no pgn-arbiter running on, writing a part that the retry of its
+    shard writes too. The thread waits for the child (`run_child`), so it
+    does not end first. None where prctl cannot be had (not Linux)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+    pr_set_pdeathsig = 1
+
+    def preexec():
+        prctl(pr_set_pdeathsig, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before it was asked
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return preexec
+
+
+def run_child(command, cwd=None, input=None):
+    """Runs pgn-arbiter as subprocess.run(command, capture_output=True,
+    text=True) does, in a session (and process group) of its own and made
+    to die with its parent (`die_with_parent`); when the task running it
+    is stopped (an exception, KeyboardInterrupt) the process group is
+    killed before the exception goes on."""
+    child = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE if input is not None else None,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                             preexec_fn=die_with_parent())
+    try:
+        stdout, stderr = child.communicate(input)
+    except BaseException:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        child.wait()
+        raise
+    return subprocess.CompletedProcess(command, child.returncode, stdout, stderr)
+
+
 def frames_of(arbiter, path):
     """`pgn-arbiter frames PATH`: (exit status, output, errors)."""
-    listed = subprocess.run([arbiter or installed(), "frames", path], capture_output=True, text=True)
+    listed = run_child([arbiter or installed(), "frames", path])
     return listed.returncode, listed.stdout, listed.stderr
 
 
 def version_of(arbiter):
-    return subprocess.run([arbiter or installed(), "--version"], capture_output=True, text=True,
-                          check=True).stdout.strip()
+    done = run_child([arbiter or installed(), "--version"])
+    done.check_returncode()
+    return done.stdout.strip()
 
 
 def size_arg(text):
@@ -236,7 +284,7 @@ def run_tool(command, path, options, cwd, parts=None):
     """Runs pgn-arbiter on a shard: the finished process, or, for exit
     status 2, what `trouble` makes of it. Any other failure raises, and the
     cluster retries the task."""
-    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    done = run_child(command, cwd=cwd)
     if done.returncode == 2:
         return trouble(done, path, cwd, parts)
     if done.returncode != 0:
@@ -290,7 +338,7 @@ def across_shards(arbiter, shards, list_path, memory_limit, cwd):
     write_atomic(list_path, "".join(json.dumps(shard) + "\n" for shard in shards))
     command = [arbiter or installed(), "across", "--memory-limit", memory_limit, list_path]
     started = time.monotonic()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    done = run_child(command, cwd=cwd)
     if done.returncode != 0:
         raise RuntimeError(f"pgn-arbiter across: exit status {done.returncode}: {done.stderr.strip()}")
     seconds = time.monotonic() - started
@@ -314,7 +362,7 @@ def render_shard(arbiter, audit, across, games_before, parts, ident, extra, cwd,
         "--game-offset", str(games_before), "--findings", files["findings"], "--games", files["games"],
         "--summary", summary, *extra,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+    done = run_child(command, cwd=cwd)
     if done.returncode not in (0, 1):
         raise RuntimeError(f"{audit['results']}: rendering: exit status {done.returncode}: {done.stderr.strip()}")
     with open(summary, encoding="utf-8") as f:
@@ -534,11 +582,11 @@ def headers(arbiter):
     """The reports' header rows, as pgn-arbiter writes them."""
     with tempfile.TemporaryDirectory() as tmp:
         findings, games = os.path.join(tmp, "f.csv"), os.path.join(tmp, "g.csv")
-        subprocess.run(
+        run_child(
             [arbiter or installed(), "-q", "--isolated", "--output-format", "csv", "--fail-on", "never",
              "--findings", findings, "--games", games, "-"],
-            input=b'[Event "?"]\n\n*\n', check=True,
-        )
+            input='[Event "?"]\n\n*\n',
+        ).check_returncode()
         with open(findings, encoding="utf-8") as f, open(games, encoding="utf-8") as g:
             return f.readline(), g.readline()
 

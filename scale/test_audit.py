@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 import unittest
+from importlib import util
+from unittest import mock
 
 import zstandard
 
@@ -58,6 +60,16 @@ def read(path):
 def load(path):
     with open(path, encoding="utf-8") as f:
         return json.load(f)
+
+
+def alive(pid):
+    """Whether the process `pid` runs (a zombie, dead and not yet reaped,
+    does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def shards_in(out):
@@ -699,6 +711,73 @@ class Driver(unittest.TestCase):
         self.assertEqual(done.returncode, 2, done.stderr)
         self.assertIn("rows in its games report", done.stderr)
         self.assertEqual(sorted(os.listdir(out)), ["manifest.jsonl", "parts"])
+
+    def test_a_worker_killed_in_a_shard_leaves_no_pgn_arbiter_running(self):
+        """The pgn-arbiter a worker started dies with the worker: one that
+        hangs in a shard (here on a pipe that no one writes) when its
+        worker is killed is not left running; the shard is retried
+        elsewhere and the joined reports are one run's."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        mark, started = os.path.join(out, "killed"), os.path.join(out, "started")
+        pipe = os.path.join(self.tmp.name, f"pipe-{os.getpid()}")
+        if not os.path.exists(pipe):
+            os.mkfifo(pipe)
+        # The first audit of the third byte shard hangs, its pid and its
+        # worker's written down.
+        binary = self.wrapper(f'case "$*" in *"--bytes 49152.."*) [ -e {mark} ] || {{ touch {mark}; '
+                              f'echo $$ $PPID > {started}.tmp; mv {started}.tmp {started}; '
+                              f'exec {ARBITER} -q {pipe}; }} ;; esac')
+        running = self.drive(out, binary=binary, wait=False)
+        self.addCleanup(lambda: running.poll() is None and os.killpg(running.pid, signal.SIGKILL))
+        deadline = time.time() + 120
+        while not os.path.exists(started) and time.time() < deadline:
+            time.sleep(0.1)
+        child, worker = map(int, read(started).split())
+
+        def leftover():
+            if alive(child):
+                os.kill(child, signal.SIGKILL)
+        self.addCleanup(leftover)
+        with open(f"/proc/{child}/cmdline", "rb") as f:
+            self.assertIn(pipe.encode(), f.read())
+        os.kill(worker, signal.SIGKILL)
+        deadline = time.time() + 10
+        while alive(child) and time.time() < deadline:
+            time.sleep(0.1)
+        self.assertFalse(alive(child), "the killed worker's pgn-arbiter is still running")
+        self.assertIn(running.wait(timeout=300), (0, 1))
+        self.assertEqual(self.joined(out), self.one)
+
+
+class Children(unittest.TestCase):
+    """The driver's own handling of the pgn-arbiter processes it starts."""
+
+    def test_a_task_that_stops_kills_its_child_s_process_group(self):
+        """A task stopped while its pgn-arbiter runs (an exception, here a
+        KeyboardInterrupt in the wait) kills the child's whole process
+        group, not the child alone, before the exception goes on."""
+        spec = util.spec_from_file_location("audit", os.path.join(HERE, "audit.py"))
+        audit = util.module_from_spec(spec)
+        spec.loader.exec_module(audit)
+        with tempfile.TemporaryDirectory() as tmp:
+            pids = os.path.join(tmp, "pids")
+
+            def stopped(child, *args, **kwargs):
+                deadline = time.time() + 30
+                while not os.path.exists(pids) and time.time() < deadline:
+                    time.sleep(0.05)
+                raise KeyboardInterrupt
+
+            with mock.patch.object(subprocess.Popen, "communicate", stopped), self.assertRaises(KeyboardInterrupt):
+                audit.run_child(["sh", "-c", f"sleep 60 & echo $$ $! > {pids}.tmp; mv {pids}.tmp {pids}; wait"])
+            shell, sleeper = map(int, read(pids).split())
+            deadline = time.time() + 10
+            while (alive(shell) or alive(sleeper)) and time.time() < deadline:
+                time.sleep(0.05)
+            if alive(sleeper):
+                os.kill(sleeper, signal.SIGKILL)
+                self.fail("the child's own child is still running")
+            self.assertFalse(alive(shell))
 
 if __name__ == "__main__":
     unittest.main()
