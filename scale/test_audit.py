@@ -294,8 +294,10 @@ class Driver(unittest.TestCase):
     def test_an_interrupted_run_resumes_from_its_manifest(self):
         out = tempfile.mkdtemp(dir=self.tmp.name)
         log = os.path.join(out, "audits.log")
-        # Every audit is logged; the first run's audits of the zstd file hang.
-        slow = self.wrapper(f'echo "$*" >> {log}; case "$*" in *--zstd-frames*) sleep 60 ;; esac')
+        # Every audit is logged; the first run's audits of the zstd file hang
+        # (in the process the worker started, which dies with the worker:
+        # a child of it would be left to run on).
+        slow = self.wrapper(f'echo "$*" >> {log}; case "$*" in *--zstd-frames*) exec sleep 60 ;; esac')
         running = self.drive(out, binary=slow, wait=False)
         deadline = time.time() + 120
         while time.time() < deadline:
