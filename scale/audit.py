@@ -48,6 +48,7 @@ summary says which tool ran, and its version.
 """
 
 import argparse
+import contextlib
 import ctypes
 import hashlib
 import json
@@ -490,7 +491,8 @@ class Manifest:
         self.shards = {}
         if os.path.exists(path):
             self._load()
-        self.file = open(path, "a", encoding="utf-8")
+        with writing(path):
+            self.file = open(path, "a", encoding="utf-8")
 
     def _load(self):
         try:
@@ -541,9 +543,10 @@ class Manifest:
 
     def record(self, ident, key, value):
         self.shards.setdefault(ident, {})[key] = value
-        self.file.write(json.dumps({"shard": ident, key: value}) + "\n")
-        self.file.flush()
-        os.fsync(self.file.fileno())
+        with writing(self.path):
+            self.file.write(json.dumps({"shard": ident, key: value}) + "\n")
+            self.file.flush()
+            os.fsync(self.file.fileno())
 
     def close(self):
         self.file.close()
@@ -570,12 +573,17 @@ def write_atomic(path, data):
     file gets (0666 less the umask), not the temporary file's 0600."""
     directory = os.path.dirname(path) or "."
     fd, temp = tempfile.mkstemp(dir=directory, prefix=".", suffix=".partial")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(data)
-        f.flush()
-        os.fchmod(f.fileno(), 0o666 & ~umask())
-        os.fsync(f.fileno())
-    os.replace(temp, path)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), 0o666 & ~umask())
+            os.fsync(f.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.exists(temp):
+            os.remove(temp)
+        raise
 
 
 def headers(arbiter):
@@ -921,38 +929,82 @@ class Pipeline:
                         self.parts, self.ids[index], self.args.extra, self.args.cwd, self.args.format)
 
 
-class CsvReports:
-    """The joined reports as CSV: `findings.csv` and `games.csv`, each
-    under its header, the numbered parts appended whole."""
+@contextlib.contextmanager
+def writing(path):
+    """Turns a failure to write `path` (a full disk, a file too large, a
+    directory in its place) into Trouble naming it: exit 2."""
+    try:
+        yield
+    except OSError as err:
+        raise Trouble(f"{path}: cannot be written: {err.strerror or err}")
 
-    def __init__(self, tmp, headers):
-        self.paths = [os.path.join(tmp, "findings.csv"), os.path.join(tmp, "games.csv")]
-        self.files = [open(path, "wb") for path in self.paths]
-        for f, header in zip(self.files, headers):
-            f.write(header.encode())
+
+class CsvReports:
+    """The joined reports as CSV: `findings.csv` and `games.csv` in --out,
+    each under its header, the numbered parts appended whole. Each is
+    written into a temporary file beside it, made durable and renamed into
+    place (`put_in_place`), or removed (`discard`): a report is there
+    whole or not at all."""
+
+    def __init__(self, out, headers):
+        self.paths = [os.path.join(out, "findings.csv"), os.path.join(out, "games.csv")]
+        self.temps, self.files = [], []
+        try:
+            for path, header in zip(self.paths, headers):
+                with writing(path):
+                    fd, temp = tempfile.mkstemp(dir=out, prefix=f".{os.path.basename(path)}.", suffix=".partial")
+                    self.temps.append(temp)
+                    self.files.append(os.fdopen(fd, "wb"))
+                    os.fchmod(fd, 0o666 & ~umask())
+                    self.files[-1].write(header.encode())
+        except BaseException:
+            self.discard()
+            raise
 
     def add(self, numbered):
-        for f, key in zip(self.files, ("findings", "games")):
-            f.flush()
-            with checked(numbered[key], numbered["sums"].get(key)) as part:
+        for f, path, key in zip(self.files, self.paths, ("findings", "games")):
+            with checked(numbered[key], numbered["sums"].get(key)) as part, writing(path):
+                f.flush()
                 append_file(part, f)
 
-    def put_in_place(self, out):
-        for f, path in zip(self.files, self.paths):
-            f.close()
-            os.replace(path, os.path.join(out, os.path.basename(path)))
+    def put_in_place(self):
+        for f, temp, path in zip(self.files, self.temps, self.paths):
+            with writing(path):
+                f.flush()
+                os.fsync(f.fileno())
+                f.close()
+                os.replace(temp, path)
+
+    def discard(self):
+        for f, temp in zip(self.files, self.temps):
+            try:
+                f.close()
+            except OSError:
+                pass  # what could not be written is thrown away
+            if os.path.exists(temp):
+                os.remove(temp)
 
 
 class ParquetReports:
     """The joined reports as Parquet: the directories `findings/` and
-    `games/`, holding each audited shard's numbered part in order
+    `games/` in --out, holding each audited shard's numbered part in order
     (`part-000001.parquet`, ...), as Spark, DuckDB and pyarrow read a
-    dataset: `SELECT * FROM 'games/*.parquet'`."""
+    dataset: `SELECT * FROM 'games/*.parquet'`. Each is filled as a
+    temporary directory beside it and renamed into place
+    (`put_in_place`), or removed (`discard`)."""
 
-    def __init__(self, tmp, headers):
-        self.dirs = [os.path.join(tmp, "findings"), os.path.join(tmp, "games")]
-        for d in self.dirs:
-            os.mkdir(d)
+    def __init__(self, out, headers):
+        self.paths = [os.path.join(out, "findings"), os.path.join(out, "games")]
+        self.dirs = []
+        try:
+            for path in self.paths:
+                with writing(path):
+                    self.dirs.append(tempfile.mkdtemp(dir=out, prefix=f".{os.path.basename(path)}.",
+                                                      suffix=".partial"))
+                    os.chmod(self.dirs[-1], 0o777 & ~umask())
+        except BaseException:
+            self.discard()
+            raise
         self.parts = 0
 
     def add(self, numbered):
@@ -960,22 +1012,28 @@ class ParquetReports:
         what is in place against the manifest's sums: a part linked is the
         same file as the one in parts/."""
         self.parts += 1
-        for d, key in zip(self.dirs, ("findings", "games")):
+        for d, path, key in zip(self.dirs, self.paths, ("findings", "games")):
             target = os.path.join(d, f"part-{self.parts:06d}.parquet")
-            try:
-                os.link(numbered[key], target)
-            except OSError:
-                shutil.copyfile(numbered[key], target)
+            with writing(path):
+                try:
+                    os.link(numbered[key], target)
+                except OSError:
+                    shutil.copyfile(numbered[key], target)
             with open(target, "rb") as f:
                 problem = differs(f, numbered["sums"].get(key))
             if problem:
                 raise Trouble(f"{numbered[key]}: {problem}: it changed after it was made; run again to make it "
                               "again")
 
-    def put_in_place(self, out):
+    def put_in_place(self):
         # The earlier run's directories are gone (`clear_reports`).
+        for d, path in zip(self.dirs, self.paths):
+            with writing(path):
+                os.replace(d, path)
+
+    def discard(self):
         for d in self.dirs:
-            os.replace(d, os.path.join(out, os.path.basename(d)))
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def clear_reports(out):
@@ -1008,8 +1066,8 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
     totals = {"games": 0, "plies": 0, "findings": 0, "by_severity": {}, "by_code": {}}
     files = {}
     games_before = {}
-    with tempfile.TemporaryDirectory(dir=args.out) as tmp:
-        reports = (ParquetReports if args.format == "parquet" else CsvReports)(tmp, report_headers)
+    reports = (ParquetReports if args.format == "parquet" else CsvReports)(args.out, report_headers)
+    try:
         for index, (ident, (path, options, n)) in enumerate(zip(ids, shards)):
             record = manifest.shards.get(ident, {})
             audit = record.get("audit", {"failed": "not audited"})
@@ -1072,8 +1130,13 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
             "seconds": {**{step: round(t, 3) for step, t in seconds.items()},
                         "join": round(time.monotonic() - joining, 3)},
         }
-        reports.put_in_place(args.out)
-    write_atomic(os.path.join(args.out, "summary.json"), json.dumps(summary, indent=2) + "\n")
+        reports.put_in_place()
+    except BaseException:
+        reports.discard()
+        raise
+    # Last, once the reports are in place: a summary says they are whole.
+    with writing(os.path.join(args.out, "summary.json")):
+        write_atomic(os.path.join(args.out, "summary.json"), json.dumps(summary, indent=2) + "\n")
     for shard in failed:
         print(f"audit.py: {shard['input']} {' '.join(shard['shard'])}: {shard['problem']}", file=sys.stderr)
     severities = ", ".join(f"{n} {name}s" for name, n in sorted(totals["by_severity"].items()))

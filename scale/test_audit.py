@@ -117,14 +117,15 @@ class Driver(unittest.TestCase):
         return read(findings), read(games)
 
     def drive(self, out, inputs=None, binary=ARBITER, retries=3, wait=True, extra=(), cwd=None, env=None,
-              umask=-1):
+              umask=-1, preexec_fn=None):
         env = dict(os.environ, PGN_ARBITER=binary, **(env or {}))
         command = [sys.executable, os.path.join(HERE, "audit.py"), "--workers", "2", "--shard-size", "24k",
                    "--retries", str(retries), *extra, "--out", out, *(inputs or self.inputs)]
         if not wait:
             return subprocess.Popen(command, env=env, start_new_session=True,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return subprocess.run(command, env=env, capture_output=True, text=True, cwd=cwd, umask=umask)
+        return subprocess.run(command, env=env, capture_output=True, text=True, cwd=cwd, umask=umask,
+                              preexec_fn=preexec_fn)
 
     def joined(self, out):
         return read(os.path.join(out, "findings.csv")), read(os.path.join(out, "games.csv"))
@@ -749,6 +750,34 @@ class Driver(unittest.TestCase):
         self.assertFalse(alive(child), "the killed worker's pgn-arbiter is still running")
         self.assertIn(running.wait(timeout=300), (0, 1))
         self.assertEqual(self.joined(out), self.one)
+
+    def test_a_report_that_cannot_be_written_stops_the_run_with_no_summary(self):
+        """A joined report that cannot be written (here: larger than the
+        driver may write a file, where every part fits) is exit 2 naming
+        it, with no summary and no report or temporary file left; so is an
+        earlier summary that cannot be removed."""
+        import resource
+
+        def small_files():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64 << 10, 64 << 10))
+
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out, inputs=[self.plain], preexec_fn=small_files)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn(os.path.join(out, "findings.csv"), done.stderr)
+        self.assertIn("File too large", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["manifest.jsonl", "parts"])
+        # A directory where the summary goes: the earlier summary cannot
+        # be removed, nor this run's put in place.
+        os.makedirs(os.path.join(out, "summary.json", "kept"))
+        done = self.drive(out, inputs=[self.plain])
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn(os.path.join(out, "summary.json"), done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        self.assertEqual(sorted(os.listdir(out)), ["manifest.jsonl", "parts", "summary.json"])
+        self.assertEqual(os.listdir(os.path.join(out, "summary.json")), ["kept"])
 
 
 class Children(unittest.TestCase):
