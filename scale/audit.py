@@ -479,8 +479,10 @@ class Manifest:
     appended (and made durable) per shard counted or audited, so that the
     work per shard stays the same however many there are. Read back, a
     later line for a shard replaces what an earlier one said; a last line
-    cut short by a crash is ignored. Every file a line names must be in
-    `parts` (`in_parts`)."""
+    cut short by a crash (a line is written with its newline at once, so
+    one without it was cut) is ignored, and cut off the file, so that the
+    lines appended after it start lines of their own. Every file a line
+    names must be in `parts` (`in_parts`)."""
 
     # The fields of each step's record that name files.
     FILES = {"audit": ("results", "summary"), "across": ("file",),
@@ -496,8 +498,11 @@ class Manifest:
 
     def _load(self):
         try:
-            with open(self.path, encoding="utf-8") as f:
-                lines = f.read().split("\n")
+            with open(self.path, "rb") as f:
+                data = f.read()
+            cut = data.rpartition(b"\n")[2]
+            whole = data[:len(data) - len(cut)]
+            lines = whole.decode("utf-8").split("\n")
         except (OSError, UnicodeDecodeError) as err:
             raise Trouble(f"{self.path} cannot be read ({err}): remove it to start again")
         for number, line in enumerate(lines, 1):
@@ -509,12 +514,13 @@ class Manifest:
                 if not isinstance(ident, str) or not isinstance(entry, dict):
                     raise ValueError("no shard")
             except (ValueError, KeyError, AttributeError) as err:
-                if number == len(lines):
-                    break  # cut short by a crash while it was written
                 raise Trouble(f"{self.path}:{number}: not a line of this driver's manifest ({err}): "
                               "remove it to start again")
             self._check_files(number, entry)
             self.shards.setdefault(ident, {}).update(entry)
+        if cut:
+            with writing(self.path):
+                os.truncate(self.path, len(whole))
 
     def _check_files(self, number, entry):
         """Refuses (Trouble, naming the line) a line that names a file

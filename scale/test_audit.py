@@ -779,6 +779,22 @@ class Driver(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(out)), ["manifest.jsonl", "parts", "summary.json"])
         self.assertEqual(os.listdir(os.path.join(out, "summary.json")), ["kept"])
 
+    def test_a_manifest_line_cut_short_is_dropped_before_lines_are_added(self):
+        """A last line cut short (a crash while it was written) is ignored
+        and cut off, so that the lines a rerun appends start lines of their
+        own and a second rerun reads them."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(out, inputs=[self.plain])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        manifest = os.path.join(out, "manifest.jsonl")
+        shard = next(iter(shards_in(out)))
+        with open(manifest, "ab") as f:
+            f.write(b'{"shard": "' + shard.encode() + b'", "rende')
+        for options in (["--ignore", "missing-tag"], []):
+            done = self.drive(out, inputs=[self.plain], extra=options)
+            self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertEqual(self.joined(out), self.single_run([self.plain]))
+
 
 class Children(unittest.TestCase):
     """The driver's own handling of the pgn-arbiter processes it starts."""
