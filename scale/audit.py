@@ -677,11 +677,12 @@ OUT_DIRS = ("parts", "findings", "games")
 
 
 def spare_the_inputs(args):
-    """Refuses (Trouble) a run that would write over a file it reads: an
-    --out that is an input or lies under one, or an input that is one of
-    the files the driver writes in --out or lies in one of the directories
-    it fills there, whether by its path, through symlinks (`realpath`), or
-    as another name of the same file (a hard link, a bind mount: the same
+    """Refuses (Trouble) a run that would write over a file it reads (an
+    input, or the --baseline that its renderings read): an --out that is
+    such a file or lies under one, or such a file that is one of the files
+    the driver writes in --out or lies in one of the directories it fills
+    there, whether by its path, through symlinks (`realpath`), or as
+    another name of the same file (a hard link, a bind mount: the same
     device and inode). Nothing is written before this check: refused, a
     run leaves --out as it was."""
     out = os.path.realpath(args.out)
@@ -695,11 +696,14 @@ def spare_the_inputs(args):
         except OSError:
             continue
         written.add((st.st_dev, st.st_ino))
-    for path in args.inputs:
+    read = [(path, f"{path} is an input") for path in args.inputs]
+    if args.baseline:
+        read.append((args.baseline, f"--baseline {args.baseline} is read by the run"))
+    for path, what in read:
         real, st = os.path.realpath(path), os.stat(path)
         if real == out or out.startswith(real + os.sep) or real in files \
                 or any(real.startswith(d + os.sep) for d in dirs) or (st.st_dev, st.st_ino) in written:
-            raise Trouble(f"{path} is an input, and --out {args.out} would write over it: give --out another directory")
+            raise Trouble(f"{what}, and --out {args.out} would write over it: give --out another directory")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise Trouble(f"--out {args.out}: not a directory")
 
@@ -722,7 +726,12 @@ def drive(args):
     for path in args.inputs:
         if not os.path.isfile(path):
             raise Trouble(f"{path}: not a file (give files; directories are not expanded)")
+    if args.baseline and not os.path.isfile(args.baseline):
+        raise Trouble(f"--baseline {args.baseline}: not a file")
     spare_the_inputs(args)
+    # What a shard's reports are rendered with: the options of the reports,
+    # and what the baseline holds (it may change under the same name).
+    args.rendering = [*args.extra, args.format, *([file_sum(args.baseline)] if args.baseline else [])]
     parts = os.path.join(args.out, "parts")
     try:
         os.makedirs(parts, exist_ok=True)
@@ -849,7 +858,7 @@ class Pipeline:
                     raise Trouble(f"{self.shards[index][0]}: rendering the reports of a shard failed: "
                                   f"{result['failed']}")
                 older = self.record(index, "rendered") or {}
-                result["options"] = [*self.args.extra, self.args.format]
+                result["options"] = self.args.rendering
                 self.manifest.record(self.ids[index], "rendered", result)
                 # The reports it replaces are no longer needed.
                 for key in ("findings", "games", "summary"):
@@ -928,7 +937,7 @@ class Pipeline:
             before = self.games_before[index]
             done = self.record(index, "rendered")
             if done and done.get("games_before") == before and done.get("across") == across \
-                    and done.get("options") == [*self.args.extra, self.args.format] \
+                    and done.get("options") == self.args.rendering \
                     and not changed(done, ("findings", "games", "summary")):
                 continue
             self.submit("rendered", index, render_shard, self.arbiter, usable(self.audited[index]), across, before,

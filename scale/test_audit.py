@@ -795,6 +795,41 @@ class Driver(unittest.TestCase):
             self.assertIn(done.returncode, (0, 1), done.stderr)
         self.assertEqual(self.joined(out), self.single_run([self.plain]))
 
+    def test_a_baseline_changed_since_the_last_run_renders_again(self):
+        """The renderings are keyed on what the --baseline holds, not only
+        its name: a rerun after it changed renders every shard again, and
+        its reports are a fresh run's with the changed baseline."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        baseline = os.path.join(self.tmp.name, "baseline.csv")
+        rows = self.one[0].split(b"\n")
+        with open(baseline, "wb") as f:
+            f.write(b"\n".join(rows[:len(rows) // 2]) + b"\n")
+        done = self.drive(out, extra=["--baseline", baseline])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        first = self.joined(out)
+        with open(baseline, "wb") as f:
+            f.write(b"\n".join(rows[:len(rows) // 4]) + b"\n")
+        done = self.drive(out, extra=["--baseline", baseline])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        fresh = tempfile.mkdtemp(dir=self.tmp.name)
+        done = self.drive(fresh, extra=["--baseline", baseline])
+        self.assertIn(done.returncode, (0, 1), done.stderr)
+        self.assertNotEqual(self.joined(fresh), first)
+        self.assertEqual(self.joined(out), self.joined(fresh))
+
+    def test_a_baseline_the_reports_would_replace_is_refused(self):
+        """--baseline is read by the run too: one that is the findings
+        report --out would write is refused as an input is."""
+        out = tempfile.mkdtemp(dir=self.tmp.name)
+        baseline = os.path.join(out, "findings.csv")
+        with open(baseline, "wb") as f:
+            f.write(self.one[0])
+        done = self.drive(out, extra=["--baseline", baseline])
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("--baseline", done.stderr)
+        self.assertIn("would write over it", done.stderr)
+        self.assertEqual(os.listdir(out), ["findings.csv"])
+
 
 class Children(unittest.TestCase):
     """The driver's own handling of the pgn-arbiter processes it starts."""
