@@ -468,10 +468,11 @@ def append_file(f, out):
 
 
 def in_parts(path, parts):
-    """Whether `path` names a file in the directory `parts` itself, every
-    symlink on the way to it resolved: the only place where the driver
-    and the shards it runs write their files."""
-    return isinstance(path, str) and os.path.dirname(os.path.realpath(path)) == os.path.realpath(parts)
+    """Whether `path` names a file in the directory `parts` itself (given
+    with its symlinks resolved, `os.path.realpath`), every symlink on the
+    way to it resolved: the only place where the driver and the shards it
+    runs write their files."""
+    return isinstance(path, str) and os.path.dirname(os.path.realpath(path)) == parts
 
 
 class Manifest:
@@ -489,7 +490,7 @@ class Manifest:
              "rendered": ("findings", "games", "summary", "across")}
 
     def __init__(self, path, parts):
-        self.path, self.parts = path, parts
+        self.path, self.parts, self.real_parts = path, parts, os.path.realpath(parts)
         self.shards = {}
         if os.path.exists(path):
             self._load()
@@ -542,7 +543,7 @@ class Manifest:
             if isinstance(record.get("partial"), dict):
                 named.append(("partial results", record["partial"].get("results")))
             for field, path in named:
-                if path is not None and not in_parts(path, self.parts):
+                if path is not None and not in_parts(path, self.real_parts):
                     raise Trouble(f"{self.path}:{number}: its {step} {field} {path!r} is not a file in "
                                   f"{self.parts}, where the driver writes every part: the manifest was edited; "
                                   "remove it to start again")
@@ -1081,6 +1082,8 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
     totals = {"games": 0, "plies": 0, "findings": 0, "by_severity": {}, "by_code": {}}
     files = {}
     games_before = {}
+    parts = os.path.join(args.out, "parts")
+    real_parts = os.path.realpath(parts)
     reports = (ParquetReports if args.format == "parquet" else CsvReports)(args.out, report_headers)
     try:
         for index, (ident, (path, options, n)) in enumerate(zip(ids, shards)):
@@ -1116,9 +1119,8 @@ def join(args, tool, report_headers, shards, lost, ids, lines_before, manifest, 
             # that has become a symlink out of the parts directory.
             rendered.setdefault("sums", {})
             for key in ("findings", "games", "summary"):
-                if not in_parts(rendered[key], os.path.join(args.out, "parts")):
-                    raise Trouble(f"{rendered[key]}: not a file in {os.path.join(args.out, 'parts')}: the join "
-                                  "reads only parts")
+                if not in_parts(rendered[key], real_parts):
+                    raise Trouble(f"{rendered[key]}: not a file in {parts}: the join reads only parts")
             reports.add(rendered)
             games_before[n] = before + rendered["rows"]
             with checked(rendered["summary"], rendered["sums"].get("summary")) as f:
