@@ -18,16 +18,29 @@ checks (`pgn-arbiter across`: copies of games, players and boards twice
 in a round), and each shard's reports are then rendered on the cluster
 (`--render`, `--across`), its games numbered on from the shards before it.
 Each shard's files are under DIR/parts/, put in place whole by pgn-arbiter
-itself, and DIR/manifest.jsonl records each step done, a line each; a
-second run with the same inputs and DIR resumes from it. The parts are then
-joined into DIR/findings.csv, DIR/games.csv and DIR/summary.json, which
-are what one run of
+itself, and DIR/manifest.jsonl records each step done, a line each, with
+the size and SHA-256 of every file the step made; a second run with the
+same inputs and DIR resumes from it, taking a step as done only while its
+files are as recorded (else it is done again), and refusing (exit 2) a
+manifest that names any file outside DIR/parts/. Every pgn-arbiter runs in
+a session of its own and dies with the worker that started it (Linux:
+PR_SET_PDEATHSIG), or, when the task waiting for it stops, with its process
+group. The parts are then joined into DIR/findings.csv, DIR/games.csv and
+DIR/summary.json, which are what one run of
 
     pgn-arbiter --findings findings.csv --games games.csv INPUT...
 
 writes, byte for byte for the reports (with --no-duplicates, of one run
-with --no-duplicates); the join checks that each shard's games report has
-one row for every game it audited. A shard that fails for good
+with --no-duplicates); the join checks each part against its size and
+SHA-256 as it reads it, and that each shard's games report has one row
+for every game it audited. It first removes the summary and reports of an
+earlier run, writes each report beside its place and renames it in, and
+the summary last: a join that stops (exit 2, as does a report that cannot
+be written) leaves no summary. What the driver writes gets the mode of
+any new file (0666 less the umask). No file the run reads (an input, the
+--baseline) may be one that it writes, by path, through symlinks, or as
+the same device and inode: such a run is refused (exit 2) before
+anything is written. A shard that fails for good
 (pgn-arbiter's exit status 2: an unreadable or corrupt input) is not
 retried: it is named in the summary, which then says the run is not
 complete, the games it read before the damage and the other shards are

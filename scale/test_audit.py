@@ -14,6 +14,20 @@ frame is named in the summary, its games before the damage reported, and
 the others are joined; a run interrupted
 and run again resumes from its manifest, and a file edited in place is
 audited again; a zstd file is listed once and no pass counts games.
+
+And what the driver must not trust or leave behind: parts changed since
+they were made (emptied, a byte edited, cut short) are made again on a
+rerun, and one changed as the join comes to read it stops the run naming
+it; a manifest naming a file outside parts/, directly or through a
+symlink, is refused and the file neither joined nor removed; a manifest
+line cut short by a crash does not spoil the lines appended after it; an
+--out that would write over an input or the --baseline (by path, symlink
+or hard link) is refused before anything is written; a join that stops,
+or a report that cannot be written, leaves no summary and no earlier
+reports; reports and summary take the umask's mode; a baseline changed
+since the last run is rendered with again; a worker killed in a shard
+leaves no pgn-arbiter running, and a task that stops kills its child's
+process group.
 """
 
 import glob
