@@ -182,7 +182,8 @@ def frames_of(arbiter, path):
 
 def version_of(arbiter):
     done = run_child([arbiter or installed(), "--version"])
-    done.check_returncode()
+    if done.returncode != 0:
+        raise RuntimeError(f"pgn-arbiter --version: exit status {done.returncode}: {done.stderr.strip()}")
     return done.stdout.strip()
 
 
@@ -610,11 +611,14 @@ def headers(arbiter):
     """The reports' header rows, as pgn-arbiter writes them."""
     with tempfile.TemporaryDirectory() as tmp:
         findings, games = os.path.join(tmp, "f.csv"), os.path.join(tmp, "g.csv")
-        run_child(
+        done = run_child(
             [arbiter or installed(), "-q", "--isolated", "--output-format", "csv", "--fail-on", "never",
              "--findings", findings, "--games", games, "-"],
             input='[Event "?"]\n\n*\n',
-        ).check_returncode()
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"pgn-arbiter (the reports' headers): exit status {done.returncode}: "
+                               f"{done.stderr.strip()}")
         with open(findings, encoding="utf-8") as f, open(games, encoding="utf-8") as g:
             return f.readline(), g.readline()
 
