@@ -9,43 +9,7 @@ use crate::{
     read::game::{RawGame, excerpt},
 };
 
-/// How a Variant tag is replayed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variant {
-    /// Standard chess (also lichess's "From Position").
-    Standard,
-    /// Chess960, whatever the spelling.
-    Chess960,
-    /// One of lichess's variants, replayed by its own rules
-    /// ([`checks::variants`](super::variants)).
-    Lichess(shakmaty::variant::Variant),
-    /// Anything else: not replayed.
-    Other,
-}
-
-/// Reads a Variant tag value, ignoring case, blanks, `-` and `_`.
-pub fn variant(value: &[u8]) -> Variant {
-    let key: String = String::from_utf8_lossy(value)
-        .chars()
-        .filter(|c| !matches!(c, ' ' | '-' | '_' | '\t'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    match key.as_str() {
-        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" | "classical" => {
-            Variant::Standard
-        }
-        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc"
-        | "freestyle" | "freestylechess" | "chess960castling" => Variant::Chess960,
-        "atomic" => Variant::Lichess(shakmaty::variant::Variant::Atomic),
-        "antichess" => Variant::Lichess(shakmaty::variant::Variant::Antichess),
-        "kingofthehill" | "koth" => Variant::Lichess(shakmaty::variant::Variant::KingOfTheHill),
-        "threecheck" | "3check" => Variant::Lichess(shakmaty::variant::Variant::ThreeCheck),
-        "crazyhouse" => Variant::Lichess(shakmaty::variant::Variant::Crazyhouse),
-        "racingkings" => Variant::Lichess(shakmaty::variant::Variant::RacingKings),
-        "horde" => Variant::Lichess(shakmaty::variant::Variant::Horde),
-        _ => Variant::Other,
-    }
-}
+pub use crate::read::tags::{Variant, variant};
 
 /// Why a game is not replayed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use shakmaty::san::San;
 
 use crate::read::{
     lexer::{Lexed, StopKind, is_token_end},
-    tags::Tags,
+    tags::{Tags, Variant, variant},
 };
 
 /// A name folded for matching: transliterated to ASCII, lower case,
@@ -150,7 +150,7 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
 /// (`game_id_scheme`): raised whenever the same game would get another
 /// `game_id`, so that reports and baselines of two builds can tell whether
 /// their ids compare.
-pub const GAME_ID_SCHEME: u32 = 2;
+pub const GAME_ID_SCHEME: u32 = 3;
 
 /// One game, borrowed from the reader's buffers.
 #[derive(Debug)]
@@ -188,7 +188,9 @@ impl RawGame<'_> {
     /// A 128-bit fingerprint of the game as recorded, for finding duplicates
     /// and the `game_id` column (`GAME_ID_SCHEME` says which recipe):
     /// the players (White and Black, their names folded as `fold_name`
-    /// folds them), the starting position (the FEN tag, if any), the
+    /// folds them), the starting position (the FEN tag, if any) and the
+    /// variant (the Variant tag, when it names another than standard
+    /// chess), the
     /// first `played` mainline moves as the replay resolved them (`moves`,
     /// [`Replay::moves`]: `Nf3`, `Ng1f3` and `Ngf3` are one move), the rest
     /// as read, and from the first token that is no move to the end of the
@@ -255,6 +257,20 @@ impl RawGame<'_> {
                     .all(|f| f.iter().all(u8::is_ascii_digit))
         });
         fp.bytes(if standard { b"" } else { fen });
+        // A game of another variant is no copy of a standard one, however
+        // alike its moves: each variant but standard chess (whose games'
+        // fingerprints are as they were) is a word of its own.
+        if let Some(value) = self.tags.get("Variant") {
+            match variant(value) {
+                Variant::Standard => {}
+                Variant::Chess960 => fp.word(1),
+                Variant::Lichess(v) => fp.word(2 + v as u64),
+                Variant::Other => {
+                    fp.word(u64::MAX - 1);
+                    fp.bytes(value.trim_ascii());
+                }
+            }
+        }
         let played = played.min(self.lexed.sans.len());
         fp.word(played as u64);
         fp.word(moves as u64);
@@ -442,7 +458,7 @@ mod tests {
                 GAME_ID_SCHEME,
                 base.map(|fp| format!("{:016x}", (fp >> 64) as u64))
             ),
-            (2, Some("3278461a29dd5024".to_owned()))
+            (3, Some("3278461a29dd5024".to_owned()))
         );
         // Names as they fold: punctuation, case, accents, word order.
         for same in [
@@ -469,6 +485,24 @@ mod tests {
             ),
             base
         );
+        // Issue 56: a game of another variant is no copy of a standard
+        // one; another spelling of standard chess, or of the variant, is.
+        let tagged = |variant: &str| {
+            fingerprint(&format!(
+                "[White \"Harrwitz, Daniel\"]\n[Black \"Staunton, Howard\"]\n[Variant \"{variant}\"]\n\n1. e4 e5 2. Nf3 Sf6 3. Bc4 *"
+            ))
+        };
+        assert_eq!(tagged("Standard"), base);
+        assert_eq!(tagged("From Position"), base);
+        let others = ["Atomic", "Crazyhouse", "Chess960", "Three-check", "Shogi"];
+        for (i, a) in others.iter().enumerate() {
+            assert_ne!(tagged(a), base, "{a}");
+            for b in &others[i + 1..] {
+                assert_ne!(tagged(a), tagged(b), "{a} {b}");
+            }
+        }
+        assert_eq!(tagged("Chess960"), tagged("Fischer Random"));
+        assert_eq!(tagged("Three-check"), tagged("threecheck"));
         // A start not known is no game's but its own.
         for tags in [
             "[SetUp \"1\"]\n",

@@ -76,6 +76,45 @@ fn name_bits(name: &[u8]) -> u32 {
 /// No tag of this name (in `Tags::first`).
 const NONE: usize = usize::MAX;
 
+/// What a Variant tag names: how the game is replayed, and what it is
+/// compared with (a copy is of the same variant).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// Standard chess (also lichess's "From Position").
+    Standard,
+    /// Chess960, whatever the spelling.
+    Chess960,
+    /// One of lichess's variants, replayed by its own rules
+    /// (`checks::variants`).
+    Lichess(shakmaty::variant::Variant),
+    /// Anything else: not replayed.
+    Other,
+}
+
+/// Reads a Variant tag value, ignoring case, blanks, `-` and `_`.
+pub fn variant(value: &[u8]) -> Variant {
+    let key: String = String::from_utf8_lossy(value)
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_' | '\t'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    match key.as_str() {
+        "" | "standard" | "chess" | "normal" | "fromposition" | "orthodox" | "classical" => {
+            Variant::Standard
+        }
+        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc"
+        | "freestyle" | "freestylechess" | "chess960castling" => Variant::Chess960,
+        "atomic" => Variant::Lichess(shakmaty::variant::Variant::Atomic),
+        "antichess" => Variant::Lichess(shakmaty::variant::Variant::Antichess),
+        "kingofthehill" | "koth" => Variant::Lichess(shakmaty::variant::Variant::KingOfTheHill),
+        "threecheck" | "3check" => Variant::Lichess(shakmaty::variant::Variant::ThreeCheck),
+        "crazyhouse" => Variant::Lichess(shakmaty::variant::Variant::Crazyhouse),
+        "racingkings" => Variant::Lichess(shakmaty::variant::Variant::RacingKings),
+        "horde" => Variant::Lichess(shakmaty::variant::Variant::Horde),
+        _ => Variant::Other,
+    }
+}
+
 /// The tag pairs of one game, in file order, in one reused buffer.
 #[derive(Debug)]
 pub struct Tags {

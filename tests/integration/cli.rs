@@ -1363,16 +1363,16 @@ fn the_json_summary_counts_the_reports_rows() {
         serde_json::from_str(&fs::read_to_string(tmp.path().join("s.json")).unwrap()).unwrap();
     assert_eq!(json["complete"], true);
     assert_eq!(json["rules"], "fide-2023");
-    assert_eq!(json["game_id_scheme"], 2);
+    assert_eq!(json["game_id_scheme"], 3);
     assert_eq!(json["options"]["ignore"], "info");
     let total = &json["total"];
     assert_eq!(total["files"], 4);
     assert_eq!(total["games"], games.len());
     assert_eq!(total["findings"], findings.len());
     assert_eq!(total["by_severity"]["info"], 0, "ignored");
-    // duplicate-game.pgn: game 1 again as game 2, and as game 4 under
-    // names written otherwise.
-    assert_eq!(total["duplicates"], 2);
+    // duplicate-game.pgn: game 1 again as game 2, as game 4 under names
+    // written otherwise, and as game 9 with its Variant written.
+    assert_eq!(total["duplicates"], 3);
     let by_code: BTreeMap<String, usize> = total["by_code"]
         .as_object()
         .unwrap()
