@@ -41,6 +41,12 @@ pub struct Suppressions {
     not_read: u64,
 }
 
+/// No suppressions, for a game seen without its comments.
+pub static NONE: Suppressions = Suppressions {
+    entries: Vec::new(),
+    not_read: 0,
+};
+
 impl Suppressions {
     /// The codes `game`'s mainline comments name.
     pub fn of(game: &RawGame<'_>) -> Suppressions {

@@ -241,6 +241,7 @@ impl GameResult {
             players: self.players(),
             folded: self.folded,
             expected: self.verdict.expected,
+            accepted: &self.suppressions,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use shakmaty::KnownOutcome;
 
-use crate::finding::Finding;
+use crate::{checks::suppress::Suppressions, finding::Finding};
 
 /// A game as the run-wide checks see it: where it is, its tags (decoded)
 /// and what the board decided.
@@ -41,6 +41,10 @@ pub struct Seen<'a> {
     pub folded: [Option<u64>; 2],
     /// The result the board decides, if it does.
     pub expected: Option<KnownOutcome>,
+    /// The codes its comments leave out: a finding a check reports once
+    /// (one spelling pair, one ID pair) is not taken as reported where a
+    /// comment leaves it out, so that a later game gives it.
+    pub accepted: &'a Suppressions,
 }
 
 /// A check that decides its findings from the run's games together.
@@ -85,6 +89,7 @@ impl<'a> Seen<'a> {
                 })
             }),
             expected: None,
+            accepted: &crate::checks::suppress::NONE,
         }
     }
 }

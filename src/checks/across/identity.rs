@@ -147,6 +147,23 @@ fn rating(elo: u16) -> String {
     }
 }
 
+/// Whether a finding reported once (its `key` in `reported`) is reported
+/// here: it is, unless it was before. It is taken as reported unless the
+/// game's comments leave it out (`accepted`): a later game then gives it.
+fn first_report<K: std::hash::Hash + Eq>(
+    reported: &mut HashSet<K>,
+    key: K,
+    accepted: bool,
+) -> bool {
+    if reported.contains(&key) {
+        return false;
+    }
+    if !accepted {
+        reported.insert(key);
+    }
+    true
+}
+
 /// A tag value that names nobody.
 fn unnamed(name: &str) -> bool {
     crate::checks::header::unknown(trim(name).as_bytes())
@@ -273,7 +290,11 @@ impl Identity {
         let other = kept(&event.names, (player.name_start, player.name_len));
         // Both players of one game: two people whose names fold alike.
         let same_game = (player.file, player.number) == (here, number);
-        if other == name || same_game || !event.reported.insert((folded, name.to_owned())) {
+        let accepted = game.accepted.names(Kind::PlayerNameVariant);
+        if other == name
+            || same_game
+            || !first_report(&mut event.reported, (folded, name.to_owned()), accepted)
+        {
             return None;
         }
         let other = other.to_owned();
@@ -327,7 +348,8 @@ impl Identity {
         }
         // Two ratings: two people of one name, as large opens have.
         let two = first_elo != 0 && elo != 0 && first_elo != elo;
-        if two || !event.ids_reported.insert((folded, id)) {
+        let accepted = game.accepted.names(Kind::PlayerIdConflict);
+        if two || !first_report(&mut event.ids_reported, (folded, id), accepted) {
             return None;
         }
         let where_ = place(&self.files, file, here, number);
@@ -373,7 +395,8 @@ impl Identity {
             }
             return None;
         };
-        if first.folded == folded || !self.reported.insert((id, folded)) {
+        let accepted = game.accepted.names(Kind::PlayerNameVariant);
+        if first.folded == folded || !first_report(&mut self.reported, (id, folded), accepted) {
             return None;
         }
         let other = kept(&self.names, first.name);
@@ -433,6 +456,50 @@ mod tests {
         let mut out = Vec::new();
         identity.game(game, &mut out);
         out.into_iter().map(|f| f.message).collect()
+    }
+
+    /// Issue 56: a game whose comment accepts a spelling pair does not
+    /// use up the pair's one report: the next game that carries it gives it.
+    #[test]
+    fn a_pair_accepted_in_one_game_is_reported_in_the_next() {
+        let accepts = crate::checks::suppress::Suppressions::from_named(
+            vec![(1, "player-name-variant".to_owned())],
+            0,
+        );
+        let mut identity = Identity::default();
+        assert!(messages(&mut identity, &seen("a.pgn", 1, "Muzychuk,A", "14111330")).is_empty());
+        let mut accepted = seen("a.pgn", 2, "Muzychuk, Anna", "14111330");
+        accepted.accepted = &accepts;
+        // Found, for the writer to leave out by the comment.
+        assert_eq!(messages(&mut identity, &accepted).len(), 1);
+        let next = messages(
+            &mut identity,
+            &seen("a.pgn", 3, "Muzychuk, Anna", "14111330"),
+        );
+        assert_eq!(next.len(), 1, "{next:?}");
+        assert!(
+            messages(
+                &mut identity,
+                &seen("a.pgn", 4, "Muzychuk, Anna", "14111330")
+            )
+            .is_empty()
+        );
+        // Within an event, the same.
+        let event = |number, white| {
+            let mut game = seen("e.pgn", number, white, "");
+            game.event = "Open";
+            game.date = "2020.01.01";
+            game
+        };
+        assert!(messages(&mut identity, &event(1, "Petrosian, Tigran V.")).is_empty());
+        let mut accepted = event(2, "Petrosian, Tigran V");
+        accepted.accepted = &accepts;
+        assert_eq!(messages(&mut identity, &accepted).len(), 1);
+        assert_eq!(
+            messages(&mut identity, &event(3, "Petrosian, Tigran V")).len(),
+            1
+        );
+        assert!(messages(&mut identity, &event(4, "Petrosian, Tigran V")).is_empty());
     }
 
     #[test]
