@@ -231,8 +231,8 @@ impl Page {
                 out,
                 "<tr><td class=\"n\">{}</td><td>{} {}</td><td class=\"n\">{}</td><td class=\"n\">{points}</td>",
                 row.rank,
-                esc(&row.title),
-                esc(&row.name),
+                iso(&row.title),
+                iso(&row.name),
                 row.rating
             );
             for (text, cell) in &row.cells {
@@ -482,7 +482,7 @@ impl Page {
                     .sites
                     .get(event)
                     .map_or(String::new(), |(sites, more)| {
-                        let mut list: Vec<String> = sites.iter().map(|s| esc(s)).collect();
+                        let mut list: Vec<String> = sites.iter().map(|s| iso(s)).collect();
                         if *more > 0 {
                             list.push(format!("{more} more"));
                         }
@@ -492,12 +492,12 @@ impl Page {
                             list.join("; ")
                         )
                     });
-                format!("{}{sites}", esc(event))
+                format!("{}{sites}", iso(event))
             };
             let _ = writeln!(
                 out,
                 "<tr><td>{name}</td><td>{}</td><td class=\"n\">{}</td>{}{}{}</tr>",
-                esc(&round.text),
+                iso(&round.text),
                 r.games,
                 cell(Severity::Error),
                 cell(Severity::Warning),
@@ -654,15 +654,15 @@ fn card_html(out: &mut String, card: &Card) {
     let _ = writeln!(
         out,
         "<article class=\"game sev-{worst}\">\n<h3>{} – {} <span class=\"result\">{}</span></h3>\n<p class=\"where\"><code>{}</code>, game {}, line {} · {} · round {} · {}{}</p>",
-        esc(&card.white),
-        esc(&card.black),
-        esc(&card.result),
-        esc(&card.file),
+        iso(&card.white),
+        iso(&card.black),
+        iso(&card.result),
+        iso(&card.file),
         card.number,
         card.line,
-        esc(&card.event),
-        esc(&card.round),
-        esc(&card.date),
+        iso(&card.event),
+        iso(&card.round),
+        iso(&card.date),
         if card.game_id.is_empty() {
             String::new()
         } else {
@@ -796,7 +796,7 @@ fn findings_html(out: &mut String, card: &Card) {
                 f.code,
                 f.line,
                 esc(f.rule),
-                esc(&f.message),
+                iso(&f.message),
                 s = f.severity.as_str()
             );
         }
@@ -913,8 +913,23 @@ fn capped(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Text of the input (a tag, a message quoting one) in its own bidi
+/// isolate, escaped: right-to-left text cannot reorder what stands beside
+/// it on the page.
+fn iso(text: &str) -> String {
+    format!("<bdi>{}</bdi>", esc(text))
+}
+
+/// Whether `c` changes the direction of the text after it (embeddings,
+/// overrides and isolates, and their ends): a tag holding one could make a
+/// line of the page read otherwise than it is written.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Text made safe in HTML and XML: markup characters escaped, control
-/// characters (which XML does not allow) replaced.
+/// characters (which XML does not allow) and the characters that change
+/// the direction of text replaced.
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -925,7 +940,9 @@ pub fn esc(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             '\t' | '\n' => out.push(' '),
-            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => out.push('\u{fffd}'),
+            c if c.is_control() || is_bidi_control(c) || matches!(c, '\u{fffe}' | '\u{ffff}') => {
+                out.push('\u{fffd}')
+            }
             c => out.push(c),
         }
     }
@@ -994,6 +1011,48 @@ mod tests {
         assert_eq!(
             esc("<a href='x'>&\"\u{1}"),
             "&lt;a href=&#39;x&#39;&gt;&amp;&quot;\u{fffd}"
+        );
+    }
+
+    /// Issue 56: a tag with a right-to-left override cannot reorder the
+    /// page: the override is replaced, and each tag is in its own isolate.
+    #[test]
+    fn right_to_left_overrides_cannot_reorder_the_page() {
+        assert_eq!(
+            esc("a\u{202e}b\u{2067}c\u{202c}"),
+            "a\u{fffd}b\u{fffd}c\u{fffd}"
+        );
+        // Right-to-left letters stay as they are.
+        assert_eq!(esc("גליגוריץ'"), "גליגוריץ&#39;");
+        let mut page = Page::default();
+        let pgn = "[White \"Alpha\u{202e}1-0\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 1-0\n";
+        let game = crate::testing::checked(pgn.as_bytes());
+        let facts = GameFacts {
+            file: "f.pgn",
+            number: 1,
+            line: 1,
+            white: game.white(),
+            black: game.black(),
+            event: game.event(),
+            site: game.site(),
+            round: game.round(),
+            date: game.date(),
+            result: game.result(),
+            game_id: "",
+            changes: &[],
+        };
+        let shown: Vec<&crate::finding::Finding> = game.findings.iter().collect();
+        page.game(&facts, &shown, crate::board::rules::Edition::Fide2023);
+        let run = RunFacts {
+            edition: crate::board::rules::Edition::Fide2023,
+            date: "2026-01-01",
+            complete: true,
+        };
+        let html = page.render(&Default::default(), &run);
+        assert!(!html.contains('\u{202e}'), "an override reached the page");
+        assert!(
+            html.contains("<bdi>Alpha\u{fffd}1-0</bdi> – <bdi>B</bdi>"),
+            "{html}"
         );
     }
 }
