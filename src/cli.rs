@@ -155,13 +155,15 @@ pub struct Cli {
     pub bytes: Option<String>,
 
     /// Number the games of the one INPUT from N+1: the games before its
-    /// shard, so that the `game` column is the game's number in the file.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// shard, so that the `game` column is the game's number in the file
+    /// (N at most 2^53, the largest whole number a spreadsheet keeps).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_offset)]
     pub game_offset: u64,
 
     /// Number the lines of the one INPUT from N+1: the lines before its
-    /// shard, so that the `line` column is the line in the file.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    /// shard, so that the `line` column is the line in the file (N at most
+    /// 2^53).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_offset)]
     pub line_offset: u64,
 
     /// Write the CSV reports without their header row (shards' reports to
@@ -418,6 +420,21 @@ pub enum WinnabilitySearch {
 
 /// A size in bytes: digits, then K, M, G or T (powers of 1024), with an
 /// optional `iB` or `B`.
+/// The largest `--game-offset` and `--line-offset`, and games before a
+/// shard in `pgn-arbiter across`'s list: 2^53, the largest whole number
+/// that spreadsheets and JSON readers keep exactly. Numbers counted on
+/// from it cannot wrap.
+pub const MAX_OFFSET: u64 = 1 << 53;
+
+/// `--game-offset`, `--line-offset`: a number up to [`MAX_OFFSET`].
+fn parse_offset(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n <= MAX_OFFSET => Ok(n),
+        Ok(_) => Err(format!("'{text}' is more than {MAX_OFFSET} (2^53)")),
+        Err(_) => Err(format!("'{text}' is no number of games or lines")),
+    }
+}
+
 /// The least `--memory-limit` (but 0, no limit) with which the run-wide
 /// tables work as they should: below it, each game would write part of
 /// them to disk.
@@ -477,6 +494,18 @@ mod tests {
         assert_eq!(parse_size("512K"), Ok(512 << 10));
         assert_eq!(parse_size("1G"), Ok(1 << 30));
         assert!(parse_size("lots").is_err());
+    }
+
+    /// Issue 56: an offset that numbers could wrap past is refused.
+    #[test]
+    fn offsets_are_bounded() {
+        assert_eq!(parse_offset("0"), Ok(0));
+        assert_eq!(parse_offset("9007199254740992"), Ok(MAX_OFFSET));
+        assert!(parse_offset("9007199254740993").is_err());
+        assert!(parse_offset("18446744073709551615").is_err());
+        assert!(parse_offset("-1").is_err());
+        let too_far = ["pgn-arbiter", "--game-offset", "18446744073709551615", "x"];
+        assert!(Cli::try_parse_from(too_far).is_err());
     }
 
     /// Issue 56: a limit below what the tables need is refused, naming

@@ -229,6 +229,14 @@ fn read_list(list: &Path) -> Result<Vec<Shard>, String> {
                 ));
             }
         }
+        if shard.games_before > crate::cli::MAX_OFFSET {
+            return Err(format!(
+                "{}: games_before {} is more than {} (2^53)",
+                at(n),
+                shard.games_before,
+                crate::cli::MAX_OFFSET
+            ));
+        }
         if shards.len() == MAX_SHARDS {
             return Err(format!(
                 "{}: more than {MAX_SHARDS} shards in one list",

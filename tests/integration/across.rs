@@ -388,6 +388,14 @@ fn across_lists_are_bounded_and_replace_only_their_own() {
         &["across".as_ref(), "/dev/zero".as_ref()],
         "longer than 1048576 bytes",
     );
+    // Games numbered on from more than 2^53 could wrap.
+    let row =
+        serde_json::json!({"results": results, "games_before": u64::MAX, "across": dir.join("a")});
+    fs::write(&list, format!("{row}\n")).unwrap();
+    refused(
+        &["across".as_ref(), list.as_os_str()],
+        "more than 9007199254740992",
+    );
     // Nor over a PGN file, or any file that is not an across file: the
     // step does not read the games, and must not destroy them.
     let games = dir.join("games.txt");
