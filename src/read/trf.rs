@@ -378,6 +378,8 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
 /// Reads a TRF. Never fails: what cannot be read is a problem.
 pub fn read(text: &str) -> Tournament {
     let mut t = Tournament::default();
+    // XXR's rounds and its line, when it gives a number a TRF can hold.
+    let mut xxr = None;
     for (index, raw) in lines(text).enumerate() {
         let number = index as u64 + 1;
         let line = raw.trim_end_matches(['\r', ' ', '\t']);
@@ -419,7 +421,10 @@ pub fn read(text: &str) -> Tournament {
             "XXS" => xxs(&mut t, &rest(), number),
             "162" => scoring_162(&mut t, line, number),
             "XXR" => match rest().parse::<u64>() {
-                Ok(rounds) if rounds <= MAX_ROUNDS as u64 => t.rounds = rounds as usize,
+                Ok(rounds) if rounds <= MAX_ROUNDS as u64 => {
+                    t.rounds = rounds as usize;
+                    xxr = Some((rounds as usize, number));
+                }
                 Ok(rounds) => t.problems.push(Problem {
                     trouble: Trouble::Invalid,
                     line: number,
@@ -437,6 +442,9 @@ pub fn read(text: &str) -> Tournament {
             },
             _ => {}
         }
+    }
+    if let Some((stated, line)) = xxr {
+        past_xxr(&mut t, stated, line);
     }
     t.rounds = t
         .rounds
@@ -642,6 +650,32 @@ fn round_cell(
             b' ' => b'Z',
             c => c,
         },
+    }
+}
+
+/// `XXR` (on `line`) states fewer rounds than the players' lines hold a
+/// game or a result in: said, naming the last such round and a player.
+fn past_xxr(t: &mut Tournament, stated: usize, line: u64) {
+    let held = |p: &Player| {
+        p.rounds
+            .iter()
+            .rposition(|r| r.opponent.is_some() || r.code != b'Z')
+            .map_or(0, |r| r + 1)
+    };
+    let Some(last) = t.players.iter().max_by_key(|p| held(p)) else {
+        return;
+    };
+    let rounds = held(last);
+    if rounds > stated {
+        t.problems.push(Problem {
+            trouble: Trouble::Inconsistent,
+            line,
+            column: Some(5),
+            message: format!(
+                "XXR gives {stated} rounds, but the player lines hold games or results in {rounds} (player {}, '{}', line {}, has round {rounds}).",
+                last.rank, last.name, last.line
+            ),
+        });
     }
 }
 
@@ -876,6 +910,40 @@ mod tests {
         {
             let err = load(std::path::Path::new("/dev/zero")).unwrap_err();
             assert!(err.contains("larger than 16 MiB"), "{err}");
+        }
+    }
+
+    /// Issue 56: XXR stating fewer rounds than the player lines hold is
+    /// said, at XXR's line; as many, or more, is not.
+    #[test]
+    fn xxr_below_the_rounds_played_is_said() {
+        let players = [
+            line(1, "Alpha, A", 101, "1.5", &[(2, 'w', '1'), (3, 'b', '=')]),
+            line(2, "Beta, B", 102, "1.0", &[(1, 'b', '0'), (0, '-', 'U')]),
+            line(3, "Gamma, C", 103, "0.5", &[(0, '-', 'Z'), (1, 'w', '=')]),
+        ]
+        .join("\n");
+        let t = read(&format!("012 Test\nXXR 1\n{players}"));
+        let said: Vec<_> = t
+            .problems
+            .iter()
+            .filter(|p| p.message.contains("XXR"))
+            .collect();
+        assert_eq!(said.len(), 1, "{:?}", t.problems);
+        assert_eq!((said[0].line, said[0].trouble), (2, Trouble::Inconsistent));
+        assert!(
+            said[0]
+                .message
+                .contains("XXR gives 1 rounds, but the player lines hold games or results in 2")
+        );
+        assert_eq!(t.rounds, 2);
+        for xxr in ["2", "3"] {
+            let t = read(&format!("012 Test\nXXR {xxr}\n{players}"));
+            assert!(
+                t.problems.iter().all(|p| !p.message.contains("XXR")),
+                "{:?}",
+                t.problems
+            );
         }
     }
 
