@@ -47,6 +47,7 @@ pub fn plan(
         return Ok(vec![Some(Output::Stdout); inputs.len()]);
     }
     let as_dir = out.is_dir() || inputs.len() > 1;
+    room_for_copies(out, as_dir)?;
     let targets: Vec<Option<PathBuf>> = if as_dir {
         let files: Vec<PathBuf> = inputs
             .iter()
@@ -123,6 +124,32 @@ pub fn plan(
     Ok(targets.into_iter().map(|t| t.map(Output::File)).collect())
 }
 
+/// Refuses a `--fix` path where the copies cannot go: several inputs'
+/// copies (`as_dir`) in a file, or a directory to be made where a file is.
+fn room_for_copies(out: &Path, as_dir: bool) -> Result<(), String> {
+    if as_dir && out.exists() && !out.is_dir() {
+        return Err(format!(
+            "--fix {}: with several inputs --fix names a directory for their corrected copies, and this is a file (nothing was written)",
+            out.display()
+        ));
+    }
+    // The directory the copies go to is made if need be: what of its path
+    // is there must be directories.
+    let dir = if as_dir { Some(out) } else { out.parent() };
+    if let Some(blocked) = dir
+        .into_iter()
+        .flat_map(Path::ancestors)
+        .find(|a| a.exists() && !a.is_dir())
+    {
+        return Err(format!(
+            "--fix {}: {} is a file, so no directory can be made there for the corrected copies (nothing was written)",
+            out.display(),
+            blocked.display()
+        ));
+    }
+    Ok(())
+}
+
 /// The deepest directory holding every path.
 fn common_dir(paths: &[PathBuf]) -> PathBuf {
     let mut common: Option<PathBuf> = None;
@@ -192,7 +219,7 @@ impl FixFiles {
             && let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
         {
-            fs::create_dir_all(dir)?;
+            fs::create_dir_all(dir).map_err(|e| output::named(dir, e))?;
         }
         let (writer, pending) = Opened::open(target)?.into_parts();
         self.current = Some(Copy {

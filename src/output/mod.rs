@@ -345,7 +345,7 @@ fn resolve_links(path: &Path) -> PathBuf {
 }
 
 /// An error of the file at `path`, naming it.
-fn named(path: &Path, err: io::Error) -> io::Error {
+pub(crate) fn named(path: &Path, err: io::Error) -> io::Error {
     io::Error::new(err.kind(), format!("{}: {err}", path.display()))
 }
 

@@ -364,6 +364,45 @@ fn several_inputs_are_fixed_into_a_directory() {
     assert!(b.contains("1. d4 *"), "{b}");
 }
 
+/// Issue 56: a --fix path where no directory can be made (a file there,
+/// or a file on its way) is refused before anything is read, naming the
+/// path; the file is left as it was.
+#[test]
+fn a_fix_directory_that_is_a_file_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    for name in ["a.pgn", "b.pgn"] {
+        fs::write(tmp.path().join(name), "[White \"A\"]\n\n1. e4 *\n").unwrap();
+    }
+    fs::write(tmp.path().join("existing.pgn"), "mine\n").unwrap();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["existing.pgn", "a.pgn", "b.pgn"],
+            "--fix existing.pgn: with several inputs",
+        ),
+        (
+            &["existing.pgn/sub", "a.pgn", "b.pgn"],
+            "existing.pgn is a file",
+        ),
+        (&["existing.pgn/x.pgn", "a.pgn"], "existing.pgn is a file"),
+    ];
+    for (args, says) in cases {
+        let out = bin()
+            .current_dir(tmp.path())
+            .args(["-q", "--fix"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: audited before refusing");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert_eq!(
+            fs::read_to_string(tmp.path().join("existing.pgn")).unwrap(),
+            "mine\n"
+        );
+    }
+}
+
 /// `per-file-ignores` holds in the copy of every input, on one thread as on
 /// two, for an input read in many chunks after another input.
 #[test]
