@@ -10,7 +10,6 @@
 //! one row for one finding.
 
 use std::{
-    collections::HashMap,
     hash::{DefaultHasher, Hash, Hasher},
     path::Path,
 };
@@ -136,7 +135,7 @@ pub struct Selection {
     /// Which kinds are kept, by [`Kind`] order.
     kept: Vec<bool>,
     /// `--baseline`: how many rows of the earlier report each key has left.
-    baseline: Option<HashMap<u64, u32>>,
+    baseline: Option<Baseline>,
     /// The baseline's path, read again at the end (`carry_over`).
     baseline_path: Option<std::path::PathBuf>,
     /// The kinds left out of each input (`per-file-ignores` of the
@@ -219,15 +218,15 @@ impl Selection {
     /// with a `game_id` is matched on (game_id, code, ply, san), wherever
     /// its game now stands; a row without (an older report's, or a game
     /// with no id) on (file, game, code, ply, san), the file's path
-    /// normalised (`./a/b.pgn` is `a/b.pgn`). Memory: 8 bytes of hash and a
-    /// count per distinct row.
+    /// normalised (`./a/b.pgn` is `a/b.pgn`). Memory: 8 bytes of hash per
+    /// distinct row, and a count of 4 in each copy of the selection.
     pub fn with_baseline(mut self, path: &Path) -> Result<Selection, SelectionError> {
-        let mut counts: HashMap<u64, u32> = HashMap::new();
+        let mut keys = Vec::new();
         read_baseline(path, |row| {
-            *counts.entry(row.key).or_default() += 1;
+            keys.push(row.key);
             Ok(())
         })?;
-        self.baseline = Some(counts);
+        self.baseline = Some(Baseline::of(keys));
         self.baseline_path = Some(path.to_owned());
         Ok(self)
     }
@@ -254,7 +253,7 @@ impl Selection {
             .collect();
         let mut kept = 0;
         let result = read_baseline(&path, |row| {
-            let Some(n) = counts.get_mut(&row.key).filter(|n| **n > 0) else {
+            let Some(n) = counts.left_of(row.key) else {
                 return Ok(());
             };
             let Some(kind) = Kind::from_code(row.code) else {
@@ -296,7 +295,7 @@ impl Selection {
         let by_id = (!at.game_id.is_empty()).then(|| id_key(at.game_id, kind.code(), &ply, san));
         let by_place = key(at.file, at.game, kind.code(), &ply, san);
         for key in by_id.into_iter().chain([by_place]) {
-            if let Some(n) = counts.get_mut(&key).filter(|n| **n > 0) {
+            if let Some(n) = counts.left_of(key) {
                 *n -= 1;
                 return true;
             }
@@ -304,12 +303,68 @@ impl Selection {
         false
     }
 
+    /// The selection without its baseline: what `--fix` needs of it.
+    pub fn without_baseline(&self) -> Selection {
+        Selection {
+            baseline: None,
+            baseline_path: None,
+            ..self.clone()
+        }
+    }
+
     /// The baseline's rows that matched no finding of the run: findings
     /// fixed since (or whose games changed), when the run read its inputs
     /// whole.
     pub fn baseline_unmatched(&self) -> Option<u64> {
         let counts = self.baseline.as_ref()?;
-        Some(counts.values().map(|&n| u64::from(n)).sum())
+        Some(counts.left.iter().map(|&n| u64::from(n)).sum())
+    }
+}
+
+/// The rows of a baseline by key: the distinct keys, sorted, shared by
+/// every copy of the selection (8 bytes a row), and how many rows of each
+/// are left to match, each copy its own (4 bytes a row).
+#[derive(Debug, Clone)]
+struct Baseline {
+    keys: std::sync::Arc<[u64]>,
+    left: Vec<u32>,
+}
+
+impl Baseline {
+    /// The baseline of these rows' keys.
+    fn of(mut keys: Vec<u64>) -> Baseline {
+        keys.sort_unstable();
+        let mut left: Vec<u32> = Vec::new();
+        let mut distinct = 0;
+        for i in 0..keys.len() {
+            if distinct > 0 && keys[distinct - 1] == keys[i] {
+                if let Some(n) = left.last_mut() {
+                    *n = n.saturating_add(1);
+                }
+            } else {
+                keys[distinct] = keys[i];
+                distinct += 1;
+                left.push(1);
+            }
+        }
+        keys.truncate(distinct);
+        left.shrink_to_fit();
+        Baseline {
+            keys: keys.into(),
+            left,
+        }
+    }
+
+    /// The rows of `key` left to match, when there are any.
+    fn left_of(&mut self, key: u64) -> Option<&mut u32> {
+        let at = self.keys.binary_search(&key).ok()?;
+        self.left.get_mut(at).filter(|n| **n > 0)
+    }
+
+    /// The bytes it holds: its keys, and the counts of one copy.
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.keys.len() * 8 + self.left.capacity() * 4
     }
 }
 
@@ -516,5 +571,31 @@ mod tests {
             .with_baseline(&path)
             .unwrap_err();
         assert!(err.to_string().contains("no 'code' column"), "{err}");
+    }
+
+    /// Issue 56: a baseline holds 12 bytes a distinct row, and a copy of
+    /// the selection (the run's and the report's) 4 more; keys given many
+    /// times count their rows.
+    #[test]
+    fn a_baseline_holds_twelve_bytes_a_row() {
+        let keys: Vec<u64> = (0..100_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        let mut twice = keys.clone();
+        twice.extend(&keys[..10]);
+        let mut baseline = Baseline::of(twice);
+        assert_eq!(baseline.keys.len(), 100_000);
+        assert_eq!(baseline.bytes(), 1_200_000);
+        let copy = baseline.clone();
+        assert!(std::sync::Arc::ptr_eq(&copy.keys, &baseline.keys));
+        assert_eq!(*baseline.left_of(keys[3]).unwrap(), 2);
+        assert_eq!(*baseline.left_of(keys[50]).unwrap(), 1);
+        assert!(baseline.left_of(12345).is_none());
+        *baseline.left_of(keys[50]).unwrap() = 0;
+        assert!(baseline.left_of(keys[50]).is_none());
+        assert_eq!(
+            copy.left.iter().map(|&n| u64::from(n)).sum::<u64>(),
+            100_010
+        );
     }
 }

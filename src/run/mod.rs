@@ -614,7 +614,7 @@ fn task(config: &Config) -> pipeline::Task {
         fix: config
             .fix
             .is_some()
-            .then(|| Arc::new(config.selection.clone())),
+            .then(|| Arc::new(config.selection.without_baseline())),
     }
 }
 
