@@ -72,7 +72,7 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
             if name != "pyproject.toml" {
                 return Some(path);
             }
-            let has_table = fs::read_to_string(&path)
+            let has_table = read_bounded(&path)
                 .ok()
                 .and_then(|text| text.parse::<toml::Table>().ok())
                 .is_some_and(|t| tool_table(&t).is_some());
@@ -82,6 +82,26 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
         }
     }
     None
+}
+
+/// A settings file larger than this is refused before it is read on: a
+/// settings file is a few lines, a `pyproject.toml` a few KiB.
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// A settings file's text, read no further than [`MAX_SETTINGS_BYTES`].
+fn read_bounded(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_SETTINGS_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_SETTINGS_BYTES {
+        return Err(format!(
+            "larger than {} MiB, so it is no settings file",
+            MAX_SETTINGS_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("not UTF-8 text: {e}"))
 }
 
 /// `[tool.pgn-arbiter]` of a `pyproject.toml`.
@@ -96,7 +116,7 @@ fn tool_table(table: &toml::Table) -> Option<&toml::Table> {
 /// Reads a settings file; the error names the file and the key.
 pub fn load(path: &Path) -> Result<Settings, String> {
     let name = path.display();
-    let text = fs::read_to_string(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text = read_bounded(path).map_err(|e| format!("cannot read {name}: {e}"))?;
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| format!("{name}: {}", e.message()))?;
@@ -243,6 +263,27 @@ mod tests {
         let path = dir.join(name);
         fs::write(&path, text).unwrap();
         path
+    }
+
+    /// Issue 56: a settings file is bounded before it is read whole:
+    /// `/dev/zero`, or a file of more than 1 MiB, is refused at once.
+    #[test]
+    fn a_settings_file_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = "# x\n".repeat(300_000);
+        let err = load(&written(dir.path(), "pgn-arbiter.toml", &big)).unwrap_err();
+        assert!(err.contains("larger than 1 MiB"), "{err}");
+        #[cfg(unix)]
+        {
+            let err = load(Path::new("/dev/zero")).unwrap_err();
+            assert!(err.contains("larger than 1 MiB"), "{err}");
+        }
+        // A pyproject.toml that large is no settings file either.
+        written(dir.path(), "pyproject.toml", &big);
+        let sub = dir.path().join("sub");
+        fs::create_dir(&sub).unwrap();
+        fs::remove_file(dir.path().join("pgn-arbiter.toml")).unwrap();
+        assert_eq!(find(&sub), None);
     }
 
     #[test]
