@@ -270,6 +270,11 @@ impl GameResult {
         }
     }
 
+    /// Whether its tag columns hold more than a game's usually do.
+    pub fn holds_large_tags(&self) -> bool {
+        self.tags.text.capacity() > LARGE_TEXT
+    }
+
     /// The buffer its tag columns are in, for another game's (a large one
     /// is let go, not kept for later games).
     pub fn into_tag_text(self) -> String {

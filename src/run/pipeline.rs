@@ -83,7 +83,10 @@ impl Default for Spares {
 impl Spares {
     /// Gives back games the writer is done with.
     pub fn give(&self, games: Vec<GameResult>) {
-        if games.capacity() > 0 {
+        // A list holding a game of large tags is dropped here, not kept
+        // waiting for a worker that may be idle while a large game is
+        // checked alone (eight of them held 31 MiB at -j 8).
+        if games.capacity() > 0 && !games.iter().any(GameResult::holds_large_tags) {
             // Full: the workers have enough; these are dropped.
             let _ = self.give.try_send(games);
         }
