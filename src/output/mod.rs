@@ -271,7 +271,7 @@ fn ending_signals() -> Vec<i32> {
 /// killed. A file grown past the size limit (`ulimit -f`) raises SIGXFSZ,
 /// which is ignored: the write fails instead, and the run ends as on any
 /// failed write (exit status 2, the file named, nothing left). Installed
-/// once, when an output goes to a file.
+/// once, before the first temporary file is made ([`Opened::open`]).
 #[cfg(unix)]
 pub fn clean_up_on_signals() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -444,6 +444,9 @@ impl Opened {
                 pending: None,
             });
         }
+        // The handlers that remove temporary files on a signal are in
+        // place before the first such file is made.
+        clean_up_on_signals();
         // A symlink stays; the file it leads to is replaced.
         let path = resolve_links(path);
         let dir = match path.parent() {

@@ -243,9 +243,6 @@ impl Outputs {
                 .flatten()
                 .flatten()
                 .any(|o| matches!(o, Output::File(_)));
-        if to_file {
-            output::clean_up_on_signals();
-        }
         let (findings, findings_file) = findings.into_parts();
         let (games, games_file) = match games.map(output::Opened::into_parts) {
             Some((writer, file)) => (Some(writer), file),
@@ -659,7 +656,6 @@ pub fn run(config: &Config) -> Status {
         fix_error: None,
     };
     if config.fix.is_some() {
-        output::clean_up_on_signals();
         sink.report.summary.fixed = Some(Default::default());
     }
     let task = task(config);

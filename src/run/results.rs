@@ -312,7 +312,6 @@ fn check_outputs(list: &Path, shards: &[Shard]) -> Result<(), String> {
 fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String> {
     let shards = read_list(list)?;
     check_outputs(list, &shards)?;
-    output::clean_up_on_signals();
     let mut checks = AcrossGames::of_run(memory_limit);
     let (mut games, mut findings) = (0, 0);
     for shard in &shards {
