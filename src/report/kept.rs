@@ -57,6 +57,10 @@ pub const SEAL_BYTES: usize = 8 + 8 + 8 + 32;
 /// tags, findings and their messages) is smaller than four times that.
 pub const MAX_RECORD: usize = 16 << 20;
 
+/// The largest window (as a power of two) a record stream's frame may
+/// ask the reader for: 8 MiB.
+const WINDOW_LOG_MAX: u32 = 23;
+
 /// The kinds of file, by their first line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -471,8 +475,13 @@ impl Reader {
         let mut file = File::open(path).map_err(|e| e.to_string())?;
         file.seek(SeekFrom::Start(line))
             .map_err(|e| e.to_string())?;
-        let input =
+        let mut input =
             zstd::stream::read::Decoder::new(file.take(seal.stream)).map_err(|e| e.to_string())?;
+        // The window a frame may ask for: the writer's level 1 asks for
+        // 512 KiB; a frame that wants more is refused, not allocated.
+        input
+            .window_log_max(WINDOW_LOG_MAX)
+            .map_err(|e| e.to_string())?;
         let mut reader = Reader {
             input,
             buf: Vec::new(),
@@ -569,6 +578,37 @@ impl Reader {
     pub fn next_across(&mut self) -> Result<Option<AcrossGame>, String> {
         self.next()
     }
+}
+
+/// A file sealed as `pgn-arbiter across` (else `--keep-results`,
+/// `results`) seals one: the header this build (`version`) writes, then
+/// `body` as it is, well-formed records or not, counted as `records`. For
+/// the fuzz target and the tests, which reach the reading of records this
+/// way: a changed byte is refused before it, by a SHA-256 that cannot be
+/// forged.
+pub fn sealed_around(
+    results: bool,
+    version: &str,
+    records: u64,
+    body: &[u8],
+) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut sealed = if results {
+        let mut writer = Records::new(&mut out, Form::Results)?;
+        writer.put(&Header {
+            version: version.to_owned(),
+            input: "fuzz.pgn".to_owned(),
+            edition: "fide-2023".to_owned(),
+            duplicates: true,
+        })?;
+        writer
+    } else {
+        Records::across(&mut out, version)?
+    };
+    sealed.records = records.saturating_add(1);
+    sealed.out.write_all(body)?;
+    sealed.finish()?;
+    Ok(out)
 }
 
 /// Where `--keep-results` writes: a results file, its header first.

@@ -248,6 +248,12 @@ fn read_list(list: &Path) -> Result<Vec<Shard>, String> {
     Ok(shards)
 }
 
+/// The shards a list names, or why it is refused: the reading of a list
+/// alone, for the fuzz target.
+pub fn shards_listed(list: &Path) -> Result<usize, String> {
+    read_list(list).map(|shards| shards.len())
+}
+
 /// `pgn-arbiter across LIST`: gives the games of every shard the list
 /// names, in its order, to the run-wide checks, and writes each shard's
 /// findings to its `across` file. Prints the games and findings as JSON.
