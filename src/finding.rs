@@ -320,12 +320,51 @@ pub struct MoveRef {
 /// beside the moves: each row a move and the clock of its mover after it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ClockStrip {
-    /// The moves in the order played.
+    /// The moves in the order played (a few: at most [`MAX_CLOCK_ROWS`]
+    /// are read back from a file).
+    #[serde(deserialize_with = "at_most::<_, _, MAX_CLOCK_ROWS>")]
     pub rows: Vec<ClockRow>,
     /// Whether the clocks were worked out from the times taken
     /// (`[%emt]`), not read from `[%clk]`.
     pub derived: bool,
 }
+
+/// A sequence of at most `N` elements: a record of 16 MiB of one-byte
+/// elements would otherwise make tens of millions of them.
+pub(crate) fn at_most<'de, D, T, const N: usize>(input: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    struct Bounded<T, const N: usize>(std::marker::PhantomData<T>);
+    impl<'de, T: serde::Deserialize<'de>, const N: usize> serde::de::Visitor<'de> for Bounded<T, N> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "at most {N} elements")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let told = seq.size_hint().unwrap_or(0);
+            if told > N {
+                return Err(serde::de::Error::custom(format!(
+                    "{told} elements, more than {N}"
+                )));
+            }
+            let mut out = Vec::with_capacity(told.min(1024));
+            while let Some(element) = seq.next_element()? {
+                if out.len() == N {
+                    return Err(serde::de::Error::custom(format!("more than {N} elements")));
+                }
+                out.push(element);
+            }
+            Ok(out)
+        }
+    }
+    input.deserialize_seq(Bounded::<T, N>(std::marker::PhantomData))
+}
+
+/// The most rows a clock strip read back from a file may have (a finding
+/// shows five at most).
+pub const MAX_CLOCK_ROWS: usize = 16;
 
 /// One move of a [`ClockStrip`].
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

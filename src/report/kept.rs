@@ -10,7 +10,7 @@
 //! game with run-wide findings), and a seal of [`SEAL_BYTES`] bytes: a
 //! mark, the number of records, the length of the stream, and the SHA-256
 //! of everything before the seal and of those two numbers. A reader checks
-//! the seal against the whole file first ([`verify`]): a file cut short,
+//! the seal against the whole file first (`verify`): a file cut short,
 //! added to, or with any byte changed is refused, named, before it is
 //! read; then it reads the records, each length bounded by [`MAX_RECORD`]
 //! before anything is allocated for it, and counts them against the seal.
@@ -92,13 +92,22 @@ pub struct Seal {
     pub records: u64,
     /// The bytes of the zstd stream.
     stream: u64,
+    /// The SHA-256 of the file before its seal (and of the two numbers).
+    digest: [u8; 32],
 }
 
 /// Checks that the file at `path` is a whole, unchanged file of `form`:
 /// its first line, then its seal against its length and content.
 fn verify(path: &Path, form: Form) -> Result<Seal, String> {
     let mut file = File::open(path).map_err(|e| e.to_string())?;
-    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(
+            "not a regular file: it is checked whole before it is read, so it must be one on disk"
+                .to_owned(),
+        );
+    }
+    let size = meta.len();
     let line = form.line();
     let mut first = vec![0u8; line.len()];
     let got = read_up_to(&mut file, &mut first).map_err(|e| e.to_string())?;
@@ -141,9 +150,10 @@ fn verify(path: &Path, form: Form) -> Result<Seal, String> {
         n.copy_from_slice(&seal[at..at + 8]);
         u64::from_le_bytes(n)
     };
-    let found = Seal {
+    let mut found = Seal {
         records: number(8),
         stream: number(16),
+        digest: [0; 32],
     };
     let stream = size - least;
     if found.stream != stream {
@@ -169,6 +179,7 @@ fn verify(path: &Path, form: Form) -> Result<Seal, String> {
                 .to_owned(),
         );
     }
+    found.digest.copy_from_slice(&seal[24..]);
     Ok(found)
 }
 
@@ -187,21 +198,28 @@ fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 /// Whether the file at `path` may be replaced by a file of `form`: it is
-/// not there, is empty or not a regular file (a device), or begins as a
-/// file of that kind does. Any other file is not the tool's to replace.
+/// not there, is not a regular file (a device), or begins with the line a
+/// file of that kind (of any form) begins with: `pgn-arbiter results 3`
+/// and a line break. Any other file, an empty one too, is not the tool's
+/// to replace.
 fn replaceable(path: &Path, form: Form) -> bool {
     let Ok(meta) = std::fs::metadata(path) else {
         return true;
     };
-    if !meta.is_file() || meta.len() == 0 {
+    if !meta.is_file() {
         return true;
     }
     let line = form.line();
-    let kind = &line[..line.iter().rposition(|&b| b == b' ').unwrap_or(0)];
-    let mut first = vec![0u8; kind.len()];
-    File::open(path)
-        .and_then(|mut f| read_up_to(&mut f, &mut first))
-        .is_ok_and(|n| first[..n] == *kind)
+    let kind = &line[..=line.iter().rposition(|&b| b == b' ').unwrap_or(0)];
+    let mut first = [0u8; 64];
+    let Ok(n) = File::open(path).and_then(|mut f| read_up_to(&mut f, &mut first)) else {
+        return false;
+    };
+    let Some(form) = first[..n].strip_prefix(kind) else {
+        return false;
+    };
+    let digits = form.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && form.get(digits) == Some(&b'\n')
 }
 
 /// Refuses a path a results file (`results`: else an across file) would
@@ -233,11 +251,38 @@ pub struct Header {
     pub duplicates: bool,
 }
 
-/// The first record of an across file.
+/// The first record of an across file: what it was made for.
 #[derive(Debug, Serialize, Deserialize)]
 struct AcrossHeader {
     /// The build of pgn-arbiter that wrote it.
     version: String,
+    /// The SHA-256 of the results file whose games it is about.
+    results: [u8; 32],
+    /// The games of its input before those (`games_before`).
+    games_before: u64,
+}
+
+/// The most findings a game's record may hold: each code lists at most
+/// 100 of its findings and counts the rest in one more.
+const MAX_FINDINGS: usize = 10_000;
+
+/// The most codes a game's comments may name that a record keeps.
+const MAX_NAMED: usize = crate::read::lexer::MAX_SUPPRESSIONS;
+
+/// A game's comments' codes, each as named with its line, and the words
+/// not read ([`Suppressions::named`]).
+type NamedCodes = (Vec<(u64, String)>, u64);
+
+/// [`NamedCodes`] read back, at most [`MAX_NAMED`] of them.
+fn named_codes<'de, D: serde::Deserializer<'de>>(input: D) -> Result<NamedCodes, D::Error> {
+    #[derive(Deserialize)]
+    struct Named(
+        #[serde(deserialize_with = "crate::finding::at_most::<_, _, MAX_NAMED>")]
+        Vec<(u64, String)>,
+        u64,
+    );
+    let Named(named, not_read) = Named::deserialize(input)?;
+    Ok((named, not_read))
 }
 
 /// A game's result as kept: what the report writer and the run-wide
@@ -252,8 +297,10 @@ struct Game {
     how_ended: HowEnded,
     fingerprint: Option<u128>,
     folded: [Option<u64>; 2],
+    #[serde(deserialize_with = "crate::finding::at_most::<_, _, MAX_FINDINGS>")]
     findings: Vec<Kept>,
-    suppressions: (Vec<(u64, String)>, u64),
+    #[serde(deserialize_with = "named_codes")]
+    suppressions: NamedCodes,
 }
 
 /// A game's run-wide findings, as an across file keeps them.
@@ -263,6 +310,7 @@ pub struct AcrossGame {
     pub number: u64,
     /// Its first line: a check that it is the game rendered as `number`.
     pub line: u64,
+    #[serde(deserialize_with = "crate::finding::at_most::<_, _, MAX_FINDINGS>")]
     findings: Vec<Kept>,
 }
 
@@ -432,11 +480,20 @@ impl<W: Write> Records<W> {
         Ok(out)
     }
 
-    /// Starts an across file, written by `version`.
-    pub fn across(out: W, version: &str) -> io::Result<Records<W>> {
+    /// Starts an across file, written by `version`, of the games of the
+    /// results file sealed with `results` ([`Reader::digest`]), which have
+    /// `games_before` games of their input before them.
+    pub fn across(
+        out: W,
+        version: &str,
+        results: [u8; 32],
+        games_before: u64,
+    ) -> io::Result<Records<W>> {
         let mut records = Records::new(out, Form::Across)?;
         records.put(&AcrossHeader {
             version: version.to_owned(),
+            results,
+            games_before,
         })?;
         records.records += 1;
         Ok(records)
@@ -551,11 +608,40 @@ impl Reader {
         Reader::open(path, Form::Results, version, |h: &Header| &h.version)
     }
 
-    /// Opens an across file written by `version`: a reader of its games
-    /// ([`next_across`](Self::next_across)).
-    pub fn across(path: &Path, version: &str) -> Result<Reader, String> {
-        let (reader, _) = Reader::open(path, Form::Across, version, |h: &AcrossHeader| &h.version)?;
+    /// Opens an across file written by `version` for the games of the
+    /// results file sealed with `results`, which have `games_before` games
+    /// of their input before them: a reader of its games
+    /// ([`next_across`](Self::next_across)). An across file made for other
+    /// results (another shard's, or these kept again) or other numbers is
+    /// refused.
+    pub fn across(
+        path: &Path,
+        version: &str,
+        results: [u8; 32],
+        games_before: u64,
+    ) -> Result<Reader, String> {
+        let (reader, header) =
+            Reader::open(path, Form::Across, version, |h: &AcrossHeader| &h.version)?;
+        if header.results != results {
+            return Err(
+                "it was made for another results file (another shard's, or these results kept again): make it again with `pgn-arbiter across`"
+                    .to_owned(),
+            );
+        }
+        if header.games_before != games_before {
+            return Err(format!(
+                "it numbers its games from {}, and this rendering from {} (--game-offset {games_before})",
+                header.games_before + 1,
+                games_before + 1
+            ));
+        }
         Ok(reader)
+    }
+
+    /// The SHA-256 its seal holds: what an across file made for its games
+    /// names it by.
+    pub fn digest(&self) -> [u8; 32] {
+        self.seal.digest
     }
 
     /// The games its seal counts.
@@ -584,8 +670,9 @@ impl Reader {
 /// `results`) seals one: the header this build (`version`) writes, then
 /// `body` as it is, well-formed records or not, counted as `records`. For
 /// the fuzz target and the tests, which reach the reading of records this
-/// way: a changed byte is refused before it, by a SHA-256 that cannot be
-/// forged.
+/// way (a changed byte is refused before it). The seal proves a file whole
+/// and unchanged since it was written, not who wrote it: anyone can seal
+/// a file, so what is read behind it is bounded as any input is.
 pub fn sealed_around(
     results: bool,
     version: &str,
@@ -603,7 +690,7 @@ pub fn sealed_around(
         })?;
         writer
     } else {
-        Records::across(&mut out, version)?
+        Records::across(&mut out, version, [0; 32], 0)?
     };
     sealed.records = records.saturating_add(1);
     sealed.out.write_all(body)?;
@@ -768,10 +855,62 @@ mod tests {
         assert!(reader.next_game().unwrap().is_none());
         let err = Reader::results(&path, "v2").err().unwrap();
         assert!(err.contains("written by pgn-arbiter v1"), "{err}");
-        let err = Reader::across(&path, "v1").err().unwrap();
+        let err = Reader::across(&path, "v1", [0; 32], 0).err().unwrap();
         assert!(err.contains("not an across file"), "{err}");
         assert!(may_replace(&path, true).is_ok());
         assert!(may_replace(&path, false).is_err());
+        // An across file is of the results it was made for, numbered as
+        // it was made.
+        let (reader, _) = Reader::results(&path, "v1").unwrap();
+        let across = dir.path().join("a");
+        let file = File::create(&across).unwrap();
+        Records::across(file, "v1", reader.digest(), 7)
+            .unwrap()
+            .finish()
+            .unwrap();
+        assert!(Reader::across(&across, "v1", reader.digest(), 7).is_ok());
+        let err = Reader::across(&across, "v1", [1; 32], 7).err().unwrap();
+        assert!(err.contains("made for another results file"), "{err}");
+        let err = Reader::across(&across, "v1", reader.digest(), 0)
+            .err()
+            .unwrap();
+        assert!(
+            err.contains("numbers its games from 8, and this rendering from 1"),
+            "{err}"
+        );
+        // Only a file that begins as one of the kind is replaced: not an
+        // empty one, nor notes that begin with the words.
+        for (bytes, ok) in [
+            (&b""[..], false),
+            (b"pgn-arbiter results of Monday\n", false),
+            (b"pgn-arbiter results 2\n\x28\xb5", true),
+        ] {
+            std::fs::write(&across, bytes).unwrap();
+            assert_eq!(may_replace(&across, true).is_ok(), ok, "{bytes:?}");
+        }
+    }
+
+    /// A record's lists are bounded as they are read: a record of a few
+    /// KiB of one-letter codes made hundreds of megabytes of them.
+    #[test]
+    fn a_records_lists_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r");
+        let mut game = crate::testing::checked(b"[White \"A\"]\n\n1. e4 *\n");
+        let codes = |n: usize| (0..n).map(|i| (1, format!("c{i}"))).collect::<Vec<_>>();
+        for (n, ok) in [(MAX_NAMED, true), (MAX_NAMED + 1, false)] {
+            game.suppressions = Suppressions::from_named(codes(n), 0);
+            let file = File::create(&path).unwrap();
+            let mut out =
+                ResultsWriter::new(Box::new(file), "v1", "x.pgn", Edition::Fide2000, true).unwrap();
+            out.game(&game).unwrap();
+            out.finish().unwrap();
+            let read = read_all(&path);
+            assert_eq!(read.is_ok(), ok, "{n}: {read:?}");
+            if let Err(err) = read {
+                assert!(err.contains("a damaged record"), "{err}");
+            }
+        }
     }
 
     /// A file of an older form is refused as such, not read wrong.

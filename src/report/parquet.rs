@@ -4,9 +4,9 @@
 //! Parquet file is read by a program, not opened as a sheet),
 //! zstd-compressed. Rows are gathered into Arrow columns by serde, the way
 //! the CSV writer serialises them, and handed to the Parquet writer every
-//! [`BATCH`] rows or [`BATCH_BYTES`] bytes of values, whichever comes
+//! `BATCH` rows or `BATCH_BYTES` bytes of values, whichever comes
 //! first; a row group is written out once the writer holds
-//! [`GROUP_BYTES`] of it, or [`ROW_GROUP`] rows. So memory stays bounded by
+//! `GROUP_BYTES` of it, or [`ROW_GROUP`] rows. So memory stays bounded by
 //! bytes, as the CSV writer's is, however many rows there are and however
 //! long their values (a game's 4 MiB of tags repeated on each of its
 //! findings).
