@@ -249,9 +249,15 @@ fn rendered(cli: &Cli) -> Result<Option<(Render, Input)>, UsageError> {
     let Some(results) = &cli.render else {
         return Ok(None);
     };
-    let header = crate::report::kept::Reader::results(results, crate::cli::VERSION)
-        .map(|(_, header)| header)
+    let (reader, header) = crate::report::kept::Reader::results(results, crate::cli::VERSION)
         .map_err(|why| UsageError(format!("--render {}: {why}", results.display())))?;
+    // The across file is checked whole, and against these results and
+    // numbers, before anything is written.
+    if let Some(across) = &cli.across {
+        let version = crate::cli::VERSION;
+        crate::report::kept::Reader::across(across, version, reader.digest(), cli.game_offset)
+            .map_err(|why| UsageError(format!("--across {}: {why}", across.display())))?;
+    }
     let rules = edition(cli.rules).name();
     if header.edition != rules {
         return Err(UsageError(format!(

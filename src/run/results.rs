@@ -66,8 +66,10 @@ struct Across<'a> {
 }
 
 impl Across<'_> {
-    fn open(path: &Path) -> Result<Across<'_>, String> {
-        let mut reader = Reader::across(path, VERSION)?;
+    /// The across file at `path`, made for the results sealed with
+    /// `results` numbered from `offset` + 1.
+    fn open(path: &Path, results: [u8; 32], offset: u64) -> Result<Across<'_>, String> {
+        let mut reader = Reader::across(path, VERSION, results, offset)?;
         let next = reader.next_across()?;
         Ok(Across { path, reader, next })
     }
@@ -113,7 +115,7 @@ fn replay_games(
     let (mut games, _) =
         Reader::results(&render.results, VERSION).map_err(name(&render.results))?;
     let mut across = match &render.across {
-        Some(path) => Some(Across::open(path).map_err(name(path))?),
+        Some(path) => Some(Across::open(path, games.digest(), offset).map_err(name(path))?),
         None => None,
     };
     let mut number = offset;
@@ -174,9 +176,13 @@ struct Shard {
 /// A line of the list longer than this is refused before it is read on.
 pub const MAX_LIST_LINE: usize = 1 << 20;
 
-/// Shards a list may name: about 110 bytes of memory each, 28 MiB in all
-/// (an archive of 7 billion games in shards of 256 MB of PGN is some
-/// 30,000).
+/// A list longer than this is refused: its shards in memory take about
+/// as much again.
+pub const MAX_LIST_BYTES: u64 = 24 << 20;
+
+/// Shards a list may name (an archive of 7 billion games in shards of
+/// 256 MB of PGN is some 30,000); their lines together are at most
+/// [`MAX_LIST_BYTES`].
 pub const MAX_SHARDS: usize = 1 << 18;
 
 /// A path longer than the kernel opens.
@@ -200,6 +206,7 @@ fn read_list(list: &Path) -> Result<Vec<Shard>, String> {
     let mut input = std::io::BufReader::new(file);
     let mut shards = Vec::new();
     let mut line = Vec::new();
+    let mut total = 0u64;
     for n in 1.. {
         line.clear();
         let read = (&mut input)
@@ -208,6 +215,14 @@ fn read_list(list: &Path) -> Result<Vec<Shard>, String> {
             .map_err(|e| format!("{}: {e}", at(n)))?;
         if read == 0 {
             break;
+        }
+        total += read as u64;
+        if total > MAX_LIST_BYTES {
+            return Err(format!(
+                "{}: the list is longer than {} MiB",
+                at(n),
+                MAX_LIST_BYTES >> 20
+            ));
         }
         if line.len() > MAX_LIST_LINE {
             return Err(format!(
@@ -316,10 +331,56 @@ fn check_outputs(list: &Path, shards: &[Shard]) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses a list whose shards are not in run order: each input's shards
+/// must follow one another, each numbered on from the games of the shards
+/// of its input before it in the list (`games_before`: their sum, or 0 for
+/// the input given again), and no results file may be listed twice. Each
+/// results file is checked whole here, so that a list that fails writes
+/// nothing.
+fn check_order(shards: &[Shard]) -> Result<(), String> {
+    let mut next: HashMap<String, u64> = HashMap::new();
+    let mut listed: HashMap<FileKey, usize> = HashMap::new();
+    for (n, shard) in shards.iter().enumerate() {
+        let name = |why: String| format!("{}: {why}", shard.results.display());
+        if let Some(first) = listed.insert(FileKey::of(&shard.results), n) {
+            return Err(name(format!(
+                "listed twice, as shards {} and {}: each game is given to the checks once",
+                first + 1,
+                n + 1
+            )));
+        }
+        let (reader, header) = Reader::results(&shard.results, VERSION).map_err(name)?;
+        if !header.duplicates {
+            return Err(name(
+                "audited with --no-duplicates: its games have no fingerprints".into(),
+            ));
+        }
+        let expected = next.get(&header.input).copied().unwrap_or(0);
+        if shard.games_before != expected && shard.games_before != 0 {
+            return Err(name(format!(
+                "shard {} of the list says {} games of {} come before its own, but the shards of {} before it in the list hold {expected}: the list is out of order, or a shard is missing or given twice",
+                n + 1,
+                shard.games_before,
+                header.input,
+                header.input
+            )));
+        }
+        next.insert(header.input, shard.games_before + reader.games());
+    }
+    Ok(())
+}
+
 /// [`across`]: the games and findings, or why it failed.
 fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String> {
     let shards = read_list(list)?;
+    if shards.is_empty() {
+        return Err(format!(
+            "{}: the list names no shard, so no game was looked at",
+            list.display()
+        ));
+    }
     check_outputs(list, &shards)?;
+    check_order(&shards)?;
     let mut checks = AcrossGames::of_run(memory_limit);
     let (mut games, mut findings) = (0, 0);
     for shard in &shards {
@@ -338,17 +399,21 @@ fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String>
 fn across_shard(shard: &Shard, checks: &mut AcrossGames) -> Result<(u64, u64), String> {
     let name = |why: String| format!("{}: {why}", shard.results.display());
     let (mut reader, header) = Reader::results(&shard.results, VERSION).map_err(name)?;
-    if !header.duplicates {
-        return Err(name(
-            "audited with --no-duplicates: its games have no fingerprints".into(),
-        ));
-    }
-    let out = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", shard.across.display());
+    let shown = shard.across.display().to_string();
+    let out = |e: &dyn std::fmt::Display| {
+        let why = e.to_string();
+        if why.contains(&shown) {
+            format!("cannot write {why}")
+        } else {
+            format!("cannot write {shown}: {why}")
+        }
+    };
     let target = Output::File(shard.across.clone());
     let (writer, pending) = output::Opened::open(&target)
         .map_err(|e| out(&e))?
         .into_parts();
-    let mut records = Records::across(writer, VERSION).map_err(|e| out(&e))?;
+    let mut records = Records::across(writer, VERSION, reader.digest(), shard.games_before)
+        .map_err(|e| out(&e))?;
     let (mut games, mut findings) = (0, 0);
     let mut number = shard.games_before;
     while let Some(game) = reader.next_game().map_err(name)? {
@@ -365,6 +430,8 @@ fn across_shard(shard: &Shard, checks: &mut AcrossGames) -> Result<(u64, u64), S
     drop(records.finish().map_err(|e| out(&e))?);
     let mut commit = output::Commit::default();
     commit.add(pending);
+    let mut finishing = output::finishing();
     commit.commit().map_err(|e| format!("cannot write {e}"))?;
+    *finishing = true;
     Ok((games, findings))
 }

@@ -315,8 +315,13 @@ fn across_files_of_other_games_are_refused() {
             .unwrap(),
         "--render",
     );
+    // Issue 56: a list whose first shard of an input says games come
+    // before it, or whose shards are out of order, is refused.
     let across = dir.join("a");
     let row = serde_json::json!({"results": results, "games_before": 5, "across": across});
+    fs::write(&list, format!("{row}\n")).unwrap();
+    refused(&["across".as_ref(), list.as_os_str()], "out of order");
+    let row = serde_json::json!({"results": results, "games_before": 0, "across": across});
     fs::write(&list, format!("{row}\n")).unwrap();
     ran(bin().arg("across").arg(&list).output().unwrap(), "across");
     // A rendering's reports are never written over its across file.
@@ -332,40 +337,48 @@ fn across_files_of_other_games_are_refused() {
         ],
         "--findings",
     );
-    // The rendering of the results with the across file, its games
-    // numbered on from `offset`.
-    let rendering = |offset: &str| {
+    // Issue 56: the across file is of these results, numbered as they
+    // are rendered: refused before anything is written otherwise.
+    let rendering = |results: &Path, offset: &str| {
         bin()
-            .args([
-                "-q".as_ref(),
-                "--render".as_ref(),
-                r,
-                "--across".as_ref(),
-                a,
-            ])
+            .args(["-q".as_ref(), "--render".as_ref(), results.as_os_str()])
+            .args(["--across".as_ref(), a])
             .args(["--game-offset", offset])
             .output()
             .unwrap()
     };
-    let out = rendering("0");
+    let out = rendering(&results, "5");
     assert_eq!(
         out.status.code(),
         Some(2),
-        "numbered from 6, rendered from 1"
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("another game"));
-    // Numbered from 1, rendered from 101: its first games are not there.
-    let row = serde_json::json!({"results": results, "games_before": 0, "across": across});
-    fs::write(&list, format!("{row}\n")).unwrap();
-    ran(bin().arg("across").arg(&list).output().unwrap(), "across");
-    let out = rendering("100");
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "numbered from 1, rendered from 101"
+        "numbered from 1, rendered from 6"
     );
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("which this rendering does not hold"), "{err}");
+    assert!(
+        err.contains("numbers its games from 1, and this rendering from 6"),
+        "{err}"
+    );
+    // Results of other games (one more at the end) with the old file.
+    let input = dir.join("archive.pgn");
+    let mut more = fs::read(&input).unwrap();
+    more.extend_from_slice(b"\n[White \"X\"]\n[Black \"Y\"]\n\n1. d4 *\n");
+    let other = dir.join("other.pgn");
+    fs::write(&other, more).unwrap();
+    let other_results = dir.join("other.results");
+    ran(
+        bin()
+            .args(["-q", "--keep-results"])
+            .arg(&other_results)
+            .arg(&other)
+            .output()
+            .unwrap(),
+        "--keep-results",
+    );
+    let out = rendering(&other_results, "0");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("made for another results file"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing is written");
 }
 
 /// Issue 56: a list's lines are bounded before they are read whole, and
@@ -387,6 +400,32 @@ fn across_lists_are_bounded_and_replace_only_their_own() {
     refused(
         &["across".as_ref(), "/dev/zero".as_ref()],
         "longer than 1048576 bytes",
+    );
+    // A list that names no shard checks nothing.
+    fs::write(&list, "\n\n").unwrap();
+    refused(&["across".as_ref(), list.as_os_str()], "names no shard");
+    // An across file through a symlink to one not there yet is that file.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("a1.across", dir.join("b1.across")).unwrap();
+        let rows = [("a1.across", 0), ("b1.across", 9)].map(|(a, n)| {
+            serde_json::json!({"results": results, "games_before": n, "across": dir.join(a)})
+                .to_string()
+        });
+        fs::write(&list, rows.join("\n")).unwrap();
+        refused(
+            &["across".as_ref(), list.as_os_str()],
+            "is the across file of shards 1 and 2",
+        );
+    }
+    // The options that judge games act when they are kept, not rendered.
+    refused(
+        &[
+            "--render".as_ref(),
+            results.as_os_str(),
+            "--strict-tags".as_ref(),
+        ],
+        "cannot be used with",
     );
     // Games numbered on from more than 2^53 could wrap.
     let row =
