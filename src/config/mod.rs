@@ -162,19 +162,27 @@ impl Config {
         output::check(&read, &outputs).map_err(|e| UsageError(e.to_string()))?;
         // The ratcheted baseline may replace the baseline it reads (the
         // baseline is read whole before the run, and replaced only when the
-        // run is complete), but nothing else the run reads or writes.
+        // run is complete), but nothing else the run reads or writes: not
+        // an input, even one that is the baseline file too.
         let baseline_update = cli.baseline_update.map(Output::from_path);
         if let Some(update) = &baseline_update {
-            let others: Vec<Input> = read
-                .iter()
-                .filter(|i| match (&i.source, &cli.baseline) {
-                    (input::Source::File(p), Some(b)) => !output::same_file(p, b),
-                    _ => true,
-                })
-                .cloned()
+            let baseline = cli.baseline.as_ref().map(|b| b.display().to_string());
+            let others: Vec<Input> = (read.iter().enumerate())
+                .filter(|(i, input)| *i < inputs.len() || Some(&input.name) != baseline.as_ref())
+                .map(|(_, input)| input.clone())
                 .collect();
             outputs.push(("--baseline-update", update));
             output::check(&others, &outputs).map_err(|e| UsageError(e.to_string()))?;
+        }
+        // Standard output, when it is redirected to a file: never one the
+        // run reads (`--fix - dir > dir/fixed.pgn`).
+        let fix_to_stdout = cli.fix.as_deref().is_some_and(|f| f.as_os_str() == "-");
+        let to_stdout = outputs
+            .iter()
+            .find(|(_, o)| **o == Output::Stdout)
+            .map(|(f, _)| *f);
+        if let Some(flag) = to_stdout.or(fix_to_stdout.then_some("--fix -")) {
+            output::check_stdout(flag, &read).map_err(|e| UsageError(e.to_string()))?;
         }
         let reports: Vec<&Output> = outputs.iter().map(|(_, o)| *o).collect();
         let fix = cli

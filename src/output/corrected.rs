@@ -136,11 +136,7 @@ fn room_for_copies(out: &Path, as_dir: bool) -> Result<(), String> {
     // The directory the copies go to is made if need be: what of its path
     // is there must be directories.
     let dir = if as_dir { Some(out) } else { out.parent() };
-    if let Some(blocked) = dir
-        .into_iter()
-        .flat_map(Path::ancestors)
-        .find(|a| a.exists() && !a.is_dir())
-    {
+    if let Some(blocked) = dir.and_then(output::file_on_the_way) {
         return Err(format!(
             "--fix {}: {} is a file, so no directory can be made there for the corrected copies (nothing was written)",
             out.display(),

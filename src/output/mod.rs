@@ -99,6 +99,51 @@ pub(crate) fn stdin_identity() -> Option<(u64, u64)> {
     None
 }
 
+/// The identity of what standard output writes to, when it is a regular
+/// file (`> file`, `>> file`, `1<> file`): a file the run may read.
+#[cfg(unix)]
+fn stdout_identity() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let meta = File::from(fd).metadata().ok()?;
+    if meta.is_file() {
+        identity(&meta)
+    } else {
+        None
+    }
+}
+
+#[cfg(not(unix))]
+fn stdout_identity() -> Option<(u64, u64)> {
+    None
+}
+
+/// Refuses a run whose standard output, written by `flag`, is a file the
+/// run reads: `pgn-arbiter --fix - archive > archive/fixed.pgn` would read
+/// its own output as an input until the disk is full.
+pub fn check_stdout(flag: &'static str, read: &[Input]) -> Result<(), Refused> {
+    let Some(out) = stdout_identity() else {
+        return Ok(());
+    };
+    for input in read {
+        let clash = match &input.source {
+            Source::File(p) | Source::Shard(p, _) => {
+                fs::metadata(p).ok().as_ref().and_then(identity) == Some(out)
+            }
+            Source::Stdin => stdin_identity() == Some(out),
+            Source::Unlistable(_) | Source::Text(_) => false,
+        };
+        if clash {
+            return Err(Refused::Input(
+                flag,
+                PathBuf::from("standard output"),
+                input.name.clone(),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// What tells one file from another: its device and inode when it
 /// exists, else the absolute path of its directory (links followed) and
 /// its name.
@@ -115,6 +160,9 @@ impl FileKey {
         if let Some((dev, ino)) = fs::metadata(path).ok().as_ref().and_then(identity) {
             return FileKey::Id(dev, ino);
         }
+        // A symlink to a file not there yet is the file it leads to.
+        let resolved = resolve_links(path);
+        let path = resolved.as_path();
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -172,6 +220,9 @@ pub fn check(inputs: &[Input], outputs: &[(&'static str, &Output)]) -> Result<()
         if input::is_pgn_name(path) {
             return Err(Refused::PgnName(flag, path.clone()));
         }
+        if let Some(file) = path.parent().and_then(file_on_the_way) {
+            return Err(Refused::FileOnTheWay(flag, path.clone(), file));
+        }
         let target = fs::metadata(path).ok();
         if target.as_ref().is_some_and(|m| m.is_dir()) {
             return Err(Refused::Directory(flag, path.clone()));
@@ -184,7 +235,7 @@ pub fn check(inputs: &[Input], outputs: &[(&'static str, &Output)]) -> Result<()
                 Source::Unlistable(_) | Source::Text(_) => false,
             };
             if clash {
-                return Err(Refused::Input(flag, path.clone(), input.name.clone()));
+                return Err(Refused::Input(flag, path.clone(), described(input)));
             }
         }
     }
@@ -205,6 +256,27 @@ pub enum Refused {
     Directory(&'static str, PathBuf),
     /// An output is an input (its name given).
     Input(&'static str, PathBuf, String),
+    /// An output's directory cannot be made: a file is on its way.
+    FileOnTheWay(&'static str, PathBuf, PathBuf),
+}
+
+/// The first of a directory's path and its parents that is there and is
+/// no directory: where a directory cannot be made.
+pub(crate) fn file_on_the_way(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir())
+        .map(Path::to_path_buf)
+}
+
+/// An input as an error names it: its name, and the file behind it when
+/// that is another (the results file `--render` reads for `games.pgn`).
+fn described(input: &Input) -> String {
+    match &input.source {
+        Source::File(p) if p.display().to_string() != input.name => {
+            format!("{}, for {}", p.display(), input.name)
+        }
+        _ => input.name.clone(),
+    }
 }
 
 impl std::fmt::Display for Refused {
@@ -225,6 +297,12 @@ impl std::fmt::Display for Refused {
                 path.display()
             ),
             Refused::Directory(flag, path) => write!(f, "{flag} {} is a directory", path.display()),
+            Refused::FileOnTheWay(flag, path, file) => write!(
+                f,
+                "{flag} {}: {} is a file, so no directory can be made there (nothing was written)",
+                path.display(),
+                file.display()
+            ),
             Refused::Input(flag, path, input) => write!(
                 f,
                 "{flag} {} is a file this run reads ({input}); an output is never written over what the run reads (nothing was written)",
@@ -254,8 +332,8 @@ fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 fn ending_signals() -> Vec<i32> {
     use signal_hook::consts::signal::*;
     let mut signals = vec![
-        SIGHUP, SIGINT, SIGQUIT, SIGTRAP, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU, SIGVTALRM,
-        SIGPROF, SIGIO, SIGSYS,
+        SIGHUP, SIGINT, SIGQUIT, SIGTRAP, SIGABRT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU,
+        SIGVTALRM, SIGPROF, SIGIO, SIGSYS,
     ];
     #[cfg(any(target_os = "linux", target_os = "android"))]
     signals.extend([libc::SIGSTKFLT, libc::SIGPWR]);
@@ -264,7 +342,7 @@ fn ending_signals() -> Vec<i32> {
     signals
 }
 
-/// On any signal that would end the process ([`ending_signals`]: SIGINT,
+/// On any signal that would end the process (`ending_signals`: SIGINT,
 /// SIGTERM, SIGHUP when the terminal closes, SIGQUIT, SIGUSR1, SIGALRM
 /// and the others), removes the temporary report files and exits with
 /// 128 + the signal's number, as a shell does for a process the signal
@@ -276,22 +354,27 @@ fn ending_signals() -> Vec<i32> {
 pub fn clean_up_on_signals() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        // SAFETY: setting a signal's disposition to "ignore" runs no code
-        // of ours in the handler.
-        unsafe {
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-        }
+        ignore_file_size_signal();
         let Ok(mut signals) = signal_hook::iterator::Signals::new(ending_signals()) else {
             return;
         };
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                // A run putting its outputs in place finishes first, so that
+                // they are all of this run or all of the last.
+                let finished = FINISHING.lock().unwrap_or_else(|e| e.into_inner());
                 // Held until the exit, so that no file is renamed meanwhile.
                 let paths = pending();
                 remove_all(&paths);
-                eprintln!(
-                    "pgn-arbiter: interrupted; no report file was written (previous reports are unchanged)"
-                );
+                if *finished {
+                    eprintln!(
+                        "pgn-arbiter: interrupted; the files put in place before it are whole, and any being written was removed"
+                    );
+                } else {
+                    eprintln!(
+                        "pgn-arbiter: interrupted; the files being written were removed (no report of this run was put in place; previous reports are unchanged)"
+                    );
+                }
                 std::process::exit(128 + signal);
             }
         });
@@ -300,6 +383,41 @@ pub fn clean_up_on_signals() {
 
 #[cfg(not(unix))]
 pub fn clean_up_on_signals() {}
+
+/// Whether the run has put its outputs in place, behind the lock a run
+/// holds while it does ([`finishing`]).
+static FINISHING: Mutex<bool> = Mutex::new(false);
+
+/// Holds off the signal handler while a run puts its outputs in place
+/// (reports renamed, page and summary written): a signal then waits for
+/// the last of them, so that they are never part this run's and part the
+/// last's. Set the guard to `true` once they are all in place.
+pub fn finishing() -> std::sync::MutexGuard<'static, bool> {
+    FINISHING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A file grown past the size limit (`ulimit -f`) raises SIGXFSZ, whose
+/// default action ends the process with the file cut short (a report to
+/// standard output or a device included): ignored, the write fails
+/// instead, and the run ends as on any failed write. Set before the first
+/// output is opened.
+pub fn ignore_file_size_signal() {
+    // SAFETY: setting a signal's disposition to "ignore" runs no code of
+    // ours in the handler.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+/// A path that names a descriptor the process was given (`/dev/stdout`,
+/// `/dev/fd/3`, `/proc/self/fd/1`), written as it is.
+fn is_descriptor(path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    matches!(text.as_ref(), "/dev/stdout" | "/dev/stderr")
+        || text.starts_with("/dev/fd/")
+        || (text.starts_with("/proc/") && text.contains("/fd/"))
+}
 
 fn remove_all(paths: &[PathBuf]) {
     for path in paths {
@@ -413,8 +531,9 @@ impl Opened {
     pub fn open(out: &Output) -> io::Result<Opened> {
         let path = match out {
             Output::Stdout => {
+                let named = Named::new(io::stdout(), Path::new("standard output"));
                 return Ok(Opened {
-                    writer: Box::new(BufWriter::with_capacity(1 << 16, io::stdout())),
+                    writer: Box::new(BufWriter::with_capacity(1 << 16, named)),
                     pending: None,
                 });
             }
@@ -428,11 +547,12 @@ impl Opened {
                 });
             }
         };
-        // A device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO) is written
-        // to as it is: there is nothing to replace, and renaming over it
-        // would replace the device's name in /dev, not write to it.
-        let special = path.starts_with("/dev") || path.starts_with("/proc");
-        if special || fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        // A device or a pipe (`/dev/null`, a FIFO), or a descriptor the
+        // shell opened (`/dev/stdout`, `/dev/fd/3`), is written to as it
+        // is: there is nothing to replace, and renaming over it would
+        // replace the device's name in /dev, not write to it. Any other
+        // path (`/dev/shm/x`, `/proc/self/cwd/x`) is a file like any.
+        if is_descriptor(path) || fs::metadata(path).is_ok_and(|m| !m.is_file()) {
             let file = fs::OpenOptions::new()
                 .write(true)
                 .create(true)
@@ -462,8 +582,13 @@ impl Opened {
         // 0666, which creating the file reduces by the umask.
         #[cfg(unix)]
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        // Made and listed under the lock the signal handler takes: a signal
+        // never finds a temporary file that is not listed.
+        let mut listed = pending();
         let temp = builder.tempfile_in(dir).map_err(|e| named(&path, e))?;
         let (file, temp) = temp.into_parts();
+        listed.push(temp.to_path_buf());
+        drop(listed);
         // A file replaced keeps its mode; a new one has what the umask
         // leaves of 0666, as any file a program creates.
         if let Ok(meta) = fs::metadata(&path)
@@ -472,7 +597,6 @@ impl Opened {
             file.set_permissions(meta.permissions())
                 .map_err(|e| named(&path, e))?;
         }
-        pending().push(temp.to_path_buf());
         let writer = Box::new(BufWriter::with_capacity(
             1 << 16,
             Named::new(file.try_clone().map_err(|e| named(&path, e))?, &path),
@@ -683,5 +807,16 @@ mod tests {
         assert_eq!(fs::read_to_string(&real).unwrap(), "x\n");
         let null = Opened::open(&Output::File("/dev/null".into())).unwrap();
         assert!(!null.is_file());
+        // Issue 56: a file under /dev or /proc is a file like any other,
+        // written beside its place and renamed in; descriptors are written
+        // as they are.
+        if Path::new("/dev/shm").is_dir() {
+            let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+            let opened = Opened::open(&Output::File(shm.path().join("r.csv"))).unwrap();
+            assert!(opened.is_file());
+        }
+        assert!(is_descriptor(Path::new("/dev/stdout")));
+        assert!(is_descriptor(Path::new("/proc/self/fd/1")));
+        assert!(!is_descriptor(Path::new("/proc/self/cwd/r.csv")));
     }
 }

@@ -85,6 +85,7 @@ fn shell_docs(command: &Command) -> Option<io::Result<()>> {
 /// to its exit status: what the binary and the Python module's
 /// `pgn-arbiter` script both do.
 pub fn main(args: Vec<OsString>) -> u8 {
+    crate::output::ignore_file_size_signal();
     let cli = match parse(args) {
         Ok(cli) => cli,
         Err(err) => {

@@ -825,6 +825,8 @@ fn finish(
         to_file,
         ..
     } = outputs;
+    // A signal from here on waits until every output is in place.
+    let mut finishing = output::finishing();
     let finished = report.finish();
     let cut_short = cut_short(write_error, finished, to_file);
     let nothing = report.summary.games == 0 && !config.is_shard();
@@ -866,6 +868,8 @@ fn finish(
             return Status::Trouble;
         }
     }
+    *finishing = true;
+    drop(finishing);
     if let Some(status) = cut_short.or(trouble) {
         return status;
     }

@@ -138,6 +138,7 @@ fn every_ending_signal_leaves_no_partial_file() {
         ("HUP", 1),
         ("QUIT", 3),
         ("TRAP", 5),
+        ("ABRT", 6),
         ("USR1", 10),
         ("USR2", 12),
         ("ALRM", 14),
@@ -187,4 +188,110 @@ fn every_ending_signal_leaves_no_partial_file() {
             "yesterday\n"
         );
     }
+}
+
+/// Standard output redirected to a file the run reads (`> archive/x.pgn`
+/// before the directory is walked, `>> input`, `1<> input`) is refused:
+/// the run would read its own output, or write over its input.
+#[cfg(unix)]
+#[test]
+fn standard_output_is_never_a_file_the_run_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("archive");
+    fs::create_dir(&dir).unwrap();
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    fs::write(dir.join("a.pgn"), &sample).unwrap();
+    let fixed = dir.join("z-fixed.pgn");
+    for args in [&["--findings", "/dev/null", "--fix", "-"][..], &[][..]] {
+        let out = fs::File::create(&fixed).unwrap();
+        let done = bin()
+            .args(["-q"])
+            .args(args)
+            .arg(&dir)
+            .stdout(out)
+            .output()
+            .unwrap();
+        assert_eq!(done.status.code(), Some(2), "{args:?}");
+        let err = text(&done.stderr);
+        assert!(
+            err.contains("standard output is a file this run reads"),
+            "{err}"
+        );
+        assert_eq!(fs::metadata(&fixed).unwrap().len(), 0, "{args:?}");
+    }
+    // Appending to the one input.
+    let input = dir.join("a.pgn");
+    let out = fs::OpenOptions::new().append(true).open(&input).unwrap();
+    let done = bin().arg("-q").arg(&input).stdout(out).output().unwrap();
+    assert_eq!(done.status.code(), Some(2));
+    assert_eq!(fs::read(&input).unwrap(), sample);
+}
+
+/// A report to standard output past the file-size limit fails its write
+/// (it was killed by SIGXFSZ, without a word): exit 2, standard output
+/// named.
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_on_standard_output_is_a_failed_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fs::read(fixtures().join("sample.pgn")).unwrap();
+    fs::write(tmp.path().join("in.txt"), sample.repeat(400)).unwrap();
+    let bin = env!("CARGO_BIN_EXE_pgn-arbiter");
+    let script = format!("ulimit -f 20; exec '{bin}' -q --fail-on never in.txt > out.csv");
+    let done = Command::new("sh")
+        .current_dir(tmp.path())
+        .args(["-c", &script])
+        .output()
+        .unwrap();
+    assert_eq!(done.status.code(), Some(2), "{}", text(&done.stderr));
+    assert!(text(&done.stderr).contains("standard output: File too large"));
+}
+
+/// Paths that only look alike are one file: a symlink to a file not there
+/// yet is the file it leads to; an output whose directory cannot be made
+/// is refused by name; `--baseline-update` may replace the baseline, but
+/// not an input that is the baseline file too.
+#[cfg(unix)]
+#[test]
+fn outputs_are_told_apart_by_what_they_reach() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sample = fixtures().join("sample.pgn");
+    std::os::unix::fs::symlink("f.csv", tmp.path().join("g.csv")).unwrap();
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "f.csv", "--games", "g.csv"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("both name"),
+        "{}",
+        text(&out.stderr)
+    );
+    fs::write(tmp.path().join("afile"), "x").unwrap();
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "afile/x.csv"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("afile is a file, so no directory can be made"));
+    // A file that is both a findings report (the baseline) and the input.
+    let both = tmp.path().join("both.txt");
+    fs::write(
+        &both,
+        "file,game,code,ply,san\n[Event \"x,1,c,d,e\"]\n[Result \"*,1,c,d,e\"]\n\n1. e4 *\n",
+    )
+    .unwrap();
+    let before = fs::read(&both).unwrap();
+    let out = bin()
+        .current_dir(tmp.path())
+        .args(["-q", "--findings", "/dev/null", "--baseline", "both.txt"])
+        .args(["--baseline-update", "both.txt", "both.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(fs::read(&both).unwrap(), before);
 }
