@@ -84,6 +84,12 @@ pub fn find(dir: &Path) -> Option<PathBuf> {
     None
 }
 
+/// The most globs `per-file-ignores` may hold, and the longest each may
+/// be: a glob is made into a pattern matcher whose size grows with it.
+pub const MAX_GLOBS: usize = 1000;
+/// See [`MAX_GLOBS`].
+pub const MAX_GLOB: usize = 1024;
+
 /// A settings file larger than this is refused before it is read on: a
 /// settings file is a few lines, a `pyproject.toml` a few KiB.
 pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
@@ -150,7 +156,19 @@ pub fn load(path: &Path) -> Result<Settings, String> {
                 let globs = value
                     .as_table()
                     .ok_or_else(|| wrong("a table of globs to lists of codes"))?;
+                if globs.len() > MAX_GLOBS {
+                    return Err(format!(
+                        "{name}: per-file-ignores has {} globs, more than the {MAX_GLOBS} a settings file may have",
+                        globs.len()
+                    ));
+                }
                 for (glob, codes) in globs {
+                    if glob.len() > MAX_GLOB {
+                        return Err(format!(
+                            "{name}: per-file-ignores: a glob of {} bytes, longer than the {MAX_GLOB} a glob may be",
+                            glob.len()
+                        ));
+                    }
                     let codes = list(codes).ok_or_else(|| {
                         format!("{name}: per-file-ignores.\"{glob}\" must be a list of codes")
                     })?;
@@ -278,6 +296,24 @@ mod tests {
             let err = load(Path::new("/dev/zero")).unwrap_err();
             assert!(err.contains("larger than 1 MiB"), "{err}");
         }
+        // Globs are bounded in number and length: a glob of 200 KB made
+        // the pattern matcher fail, and the run abort.
+        let long = format!(
+            "[per-file-ignores]\n\"{}\" = \"missing-tag\"\n",
+            "*a".repeat(100_000)
+        );
+        let err = load(&written(dir.path(), "pgn-arbiter.toml", &long)).unwrap_err();
+        assert!(err.contains("longer than the 1024 a glob may be"), "{err}");
+        let many: String = (0..1001)
+            .map(|i| format!("\"g{i}\" = \"missing-tag\"\n"))
+            .collect();
+        let err = load(&written(
+            dir.path(),
+            "pgn-arbiter.toml",
+            &format!("[per-file-ignores]\n{many}"),
+        ))
+        .unwrap_err();
+        assert!(err.contains("1001 globs"), "{err}");
         // A pyproject.toml that large is no settings file either.
         written(dir.path(), "pyproject.toml", &big);
         let sub = dir.path().join("sub");
