@@ -204,8 +204,10 @@ pub struct Cli {
     /// audit of the shard would have written, with every option of the
     /// reports (--select, --baseline, --output-format, ...). Only the
     /// build that kept them reads them, under the same --rules; a file cut
-    /// short or changed in any byte is refused before a game is read.
-    #[arg(long, value_name = "RESULTS", conflicts_with_all = ["inputs", "keep_results", "zstd_frames", "bytes", "line_offset", "fix", "trf", "count", "count_lines"])]
+    /// short or changed in any byte is refused before a game is read. The
+    /// options that judge games (--strict-tags, --no-variations,
+    /// --winnability) act when the results are kept, not here.
+    #[arg(long, value_name = "RESULTS", conflicts_with_all = ["inputs", "keep_results", "zstd_frames", "bytes", "line_offset", "fix", "trf", "count", "count_lines", "strict_tags", "no_variations", "winnability"])]
     pub render: Option<PathBuf>,
 
     /// With --render: the file of run-wide findings `pgn-arbiter across`

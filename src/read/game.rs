@@ -266,8 +266,14 @@ impl RawGame<'_> {
                 Variant::Chess960 => fp.word(1),
                 Variant::Lichess(v) => fp.word(2 + v as u64),
                 Variant::Other => {
+                    // Spelled as the Variant tag is read: case, blanks,
+                    // `-` and `_` aside (`Seirawan` and `seirawan`).
                     fp.word(u64::MAX - 1);
-                    fp.bytes(value.trim_ascii());
+                    let key: Vec<u8> = (value.iter())
+                        .filter(|b| !matches!(b, b' ' | b'-' | b'_' | b'\t'))
+                        .map(u8::to_ascii_lowercase)
+                        .collect();
+                    fp.bytes(&key);
                 }
             }
         }
@@ -503,6 +509,7 @@ mod tests {
         }
         assert_eq!(tagged("Chess960"), tagged("Fischer Random"));
         assert_eq!(tagged("Three-check"), tagged("threecheck"));
+        assert_eq!(tagged("Seirawan"), tagged("SEIRAWAN"));
         // A start not known is no game's but its own.
         for tags in [
             "[SetUp \"1\"]\n",
