@@ -83,7 +83,12 @@ impl ParquetRows {
         let mut properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_row_count(Some(ROW_GROUP))
-            .set_created_by(format!("pgn-arbiter {}", env!("CARGO_PKG_VERSION")));
+            .set_created_by(format!("pgn-arbiter {}", env!("CARGO_PKG_VERSION")))
+            // Statistics of whole column chunks, no page index: the
+            // footer, held until the file ends, grows with the row groups
+            // (about 10 KB each) and not with the pages.
+            .set_statistics_enabled(parquet::file::properties::EnabledStatistics::Chunk)
+            .set_offset_index_disabled(true);
         // Text columns keep no minimum and maximum: each would be a copy
         // of a whole value (a tag of megabytes) before it is cut to 64
         // bytes, and no query of a report's text asks for a range.
