@@ -42,7 +42,7 @@ write("inner-quotes.pgn", [b'[Event "006.Torneo "Pribaltic""]\n[White ""Mephisto
 # The files of an archive audited in shards: a list of the most shards
 # `across` takes (their results missing), a list of one 100 MB line, a
 # settings file of 100 MB.
-write("many-shards.jsonl", [b'{"results": "missing/%d.results", "games_before": %d, "across": "out/%d.across"}\n' % (i, i, i) for i in range(262_144)])
+write("many-shards.jsonl", [b'{"results": "missing/%d.results", "games_before": %d, "across": "out/%d.across"}\n' % (i, i, i) for i in range(65_536)])
 write("long-line.jsonl", [b'{"results": "' + b"r" * 100_000_000 + b'"}\n'])
 write("big.toml", [b'select = "error"\n' + b"# x\n" * 25_000_000])
 # TRFs that state sizes they do not have, or are no TRF.

@@ -178,12 +178,12 @@ pub const MAX_LIST_LINE: usize = 1 << 20;
 
 /// A list longer than this is refused: its shards in memory take about
 /// as much again.
-pub const MAX_LIST_BYTES: u64 = 24 << 20;
+pub const MAX_LIST_BYTES: u64 = 8 << 20;
 
 /// Shards a list may name (an archive of 7 billion games in shards of
 /// 256 MB of PGN is some 30,000); their lines together are at most
 /// [`MAX_LIST_BYTES`].
-pub const MAX_SHARDS: usize = 1 << 18;
+pub const MAX_SHARDS: usize = 1 << 16;
 
 /// A path longer than the kernel opens.
 const MAX_PATH: usize = 4096;
