@@ -316,7 +316,10 @@ def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
     (`ident.results.partial`): the result names them as `partial`."""
     results = os.path.join(parts, f"{ident}.results")
     summary = os.path.join(parts, f"{ident}.summary.json")
-    for old in (summary, results + ".partial"):
+    # What an earlier attempt left is made again: pgn-arbiter replaces only
+    # a whole results file, and a part that no longer matches its
+    # manifest line may have been cut short.
+    for old in (summary, results, results + ".partial"):
         if os.path.exists(old):
             os.remove(old)
     command = [
@@ -378,8 +381,18 @@ def render_shard(arbiter, audit, across, games_before, parts, ident, extra, cwd,
         "--summary", summary, *extra,
     ]
     done = run_child(command, cwd=cwd)
-    if done.returncode not in (0, 1):
+    # The results of a shard read only in part (`NAME.partial`) render as
+    # their audit ended: exit status 2, the reports kept as NAME.partial.
+    # They are the games before the damage, which the join reports while
+    # the summary names the shard as failed.
+    cut = audit["results"].endswith(".partial") and done.returncode == 2
+    if done.returncode not in (0, 1) and not cut:
         raise RuntimeError(f"{audit['results']}: rendering: exit status {done.returncode}: {done.stderr.strip()}")
+    if cut:
+        for path in files.values():
+            if not os.path.exists(path + ".partial"):
+                raise RuntimeError(f"{audit['results']}: rendering: exit status 2: {done.stderr.strip()}")
+            os.replace(path + ".partial", path)
     with open(summary, encoding="utf-8") as f:
         rendered = json.load(f)["total"]["games"]
     sums = {"findings": file_sum(files["findings"]), "summary": file_sum(summary)}
@@ -676,6 +689,11 @@ def parse_args(argv=None):
     reporting = {"--select", "--ignore", "--baseline"}
     args.judging = [a for i, a in enumerate(args.extra)
                     if a not in reporting and (i == 0 or args.extra[i - 1] not in reporting)]
+    # What a rendering takes: not the options that judge games, which act
+    # when the results are kept (pgn-arbiter refuses them with --render).
+    judging_only = {"--strict-tags", "--no-variations", "--winnability"}
+    args.render_options = [a for i, a in enumerate(args.extra)
+                           if a not in judging_only and (i == 0 or args.extra[i - 1] != "--winnability")]
     return args
 
 
@@ -959,7 +977,8 @@ class Pipeline:
                     and not changed(done, ("findings", "games", "summary")):
                 continue
             self.submit("rendered", index, render_shard, self.arbiter, usable(self.audited[index]), across, before,
-                        self.parts, self.ids[index], self.args.extra, self.args.cwd, self.args.format)
+                        self.parts, self.ids[index], self.args.render_options, self.args.cwd,
+                        self.args.format)
 
 
 @contextlib.contextmanager

@@ -48,6 +48,10 @@ const OURS: &[u8] = b"pgn-arbiter ";
 /// The seal's first bytes.
 const SEAL_MARK: &[u8; 8] = b"PGNA\0END";
 
+/// The seal's first bytes when the results are of an input read only in
+/// part (`--keep-results FILE.partial`): the games before the damage.
+const CUT_MARK: &[u8; 8] = b"PGNA\0CUT";
+
 /// The seal at a file's end: the mark, the records and the stream's
 /// length (little-endian `u64`s) and the SHA-256.
 pub const SEAL_BYTES: usize = 8 + 8 + 8 + 32;
@@ -92,8 +96,11 @@ pub struct Seal {
     pub records: u64,
     /// The bytes of the zstd stream.
     stream: u64,
-    /// The SHA-256 of the file before its seal (and of the two numbers).
+    /// The SHA-256 of the file before its seal (and of the mark and the
+    /// two numbers).
     digest: [u8; 32],
+    /// Whether the input was read whole (else the games before damage).
+    whole: bool,
 }
 
 /// Checks that the file at `path` is a whole, unchanged file of `form`:
@@ -142,7 +149,8 @@ fn verify(path: &Path, form: Form) -> Result<Seal, String> {
     file.seek(SeekFrom::Start(size - SEAL_BYTES as u64))
         .and_then(|_| file.read_exact(&mut seal))
         .map_err(|e| e.to_string())?;
-    if &seal[..8] != SEAL_MARK {
+    let whole = &seal[..8] == SEAL_MARK;
+    if !whole && &seal[..8] != CUT_MARK {
         return Err("cut short or added to: it does not end with its seal".to_owned());
     }
     let number = |at: usize| {
@@ -154,6 +162,7 @@ fn verify(path: &Path, form: Form) -> Result<Seal, String> {
         records: number(8),
         stream: number(16),
         digest: [0; 32],
+        whole,
     };
     let stream = size - least;
     if found.stream != stream {
@@ -172,7 +181,7 @@ fn verify(path: &Path, form: Form) -> Result<Seal, String> {
         hash.update(&buf[..n]);
         left -= n as u64;
     }
-    hash.update(&seal[8..24]);
+    hash.update(&seal[..24]);
     if hash.finalize()[..] != seal[24..] {
         return Err(
             "its content does not match its checksum: it was changed after it was written"
@@ -463,6 +472,12 @@ impl<W: Write> Records<W> {
 
     /// Ends the stream and writes the seal; the writer it went to.
     pub fn finish(self) -> io::Result<W> {
+        self.sealed(true)
+    }
+
+    /// Ends the stream and writes the seal, saying whether the input was
+    /// read whole; the writer it went to.
+    fn sealed(self, whole: bool) -> io::Result<W> {
         let Hashing {
             mut out,
             mut hash,
@@ -470,10 +485,10 @@ impl<W: Write> Records<W> {
         } = self.out.finish()?;
         let stream = bytes - self.line;
         let mut seal = Vec::with_capacity(SEAL_BYTES);
-        seal.extend_from_slice(SEAL_MARK);
+        seal.extend_from_slice(if whole { SEAL_MARK } else { CUT_MARK });
         seal.extend_from_slice(&self.records.saturating_sub(1).to_le_bytes());
         seal.extend_from_slice(&stream.to_le_bytes());
-        hash.update(&seal[8..24]);
+        hash.update(&seal[..24]);
         seal.extend_from_slice(&hash.finalize());
         out.write_all(&seal)?;
         out.flush()?;
@@ -644,6 +659,11 @@ impl Reader {
         self.seal.digest
     }
 
+    /// Whether its input was read whole when it was kept.
+    pub fn whole(&self) -> bool {
+        self.seal.whole
+    }
+
     /// The games its seal counts.
     pub fn games(&self) -> u64 {
         self.seal.records
@@ -736,9 +756,11 @@ impl ResultsWriter {
         Ok(())
     }
 
-    /// Ends the stream, writes the seal and flushes it.
-    pub fn finish(self) -> io::Result<()> {
-        self.records.finish().map(drop)
+    /// Ends the stream, writes the seal and flushes it; `whole`: whether
+    /// the input was read to its end (else the results are the games read
+    /// before the damage, and a rendering of them says so).
+    pub fn finish(self, whole: bool) -> io::Result<()> {
+        self.records.sealed(whole).map(drop)
     }
 }
 
@@ -838,7 +860,7 @@ mod tests {
             ResultsWriter::new(Box::new(file), "v1", "x.pgn", Edition::Fide2000, true).unwrap();
         out.game(&game).unwrap();
         out.game(&game).unwrap();
-        out.finish().unwrap();
+        out.finish(true).unwrap();
         assert!(
             std::fs::read(&path)
                 .unwrap()
@@ -850,6 +872,7 @@ mod tests {
             ("x.pgn", "fide-2000")
         );
         assert_eq!(reader.games(), 2);
+        assert!(reader.whole());
         assert_eq!(reader.next_game().unwrap().unwrap().white(), "A");
         assert!(reader.next_game().unwrap().is_some());
         assert!(reader.next_game().unwrap().is_none());
@@ -904,13 +927,37 @@ mod tests {
             let mut out =
                 ResultsWriter::new(Box::new(file), "v1", "x.pgn", Edition::Fide2000, true).unwrap();
             out.game(&game).unwrap();
-            out.finish().unwrap();
+            out.finish(true).unwrap();
             let read = read_all(&path);
             assert_eq!(read.is_ok(), ok, "{n}: {read:?}");
             if let Err(err) = read {
                 assert!(err.contains("a damaged record"), "{err}");
             }
         }
+    }
+
+    /// Results of an input read only in part say so in their seal, and
+    /// the mark is proved as the rest is.
+    #[test]
+    fn results_of_an_input_read_in_part_say_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r");
+        let game = crate::testing::checked(b"[White \"A\"]\n\n1. e4 *\n");
+        for whole in [true, false] {
+            let file = File::create(&path).unwrap();
+            let mut out =
+                ResultsWriter::new(Box::new(file), "v1", "x.pgn", Edition::Fide2000, true).unwrap();
+            out.game(&game).unwrap();
+            out.finish(whole).unwrap();
+            let (reader, _) = Reader::results(&path, "v1").unwrap();
+            assert_eq!(reader.whole(), whole);
+        }
+        // The cut file marked whole: refused.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - SEAL_BYTES;
+        bytes[at..at + 8].copy_from_slice(SEAL_MARK);
+        std::fs::write(&path, bytes).unwrap();
+        assert!(Reader::results(&path, "v1").is_err());
     }
 
     /// A file of an older form is refused as such, not read wrong.

@@ -676,8 +676,9 @@ pub fn run(config: &Config) -> Status {
         counts.sha256 = tally.digest(index);
     }
     let mut write_error = sink.write_error.take();
+    let whole = sink.report.summary.problems == 0;
     if let Some(results) = sink.results.take()
-        && let Err(err) = results.finish()
+        && let Err(err) = results.finish(whole)
     {
         write_error.get_or_insert(err.into());
     }

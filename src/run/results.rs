@@ -152,13 +152,22 @@ fn replay_games(
             number - offset
         )));
     }
-    Ok(batch.is_empty()
+    let going = batch.is_empty()
         || sink(Checked::Games {
             input: 0,
             games: batch,
             copy: Vec::new(),
             spares: None,
-        }))
+        });
+    if going && !games.whole() {
+        // The games before the damage are rendered, and the run ends as
+        // the audit of the shard's input did: not complete.
+        return Err(name(&render.results)(
+            "kept from an input read only in part: the games before the damage are rendered"
+                .to_owned(),
+        ));
+    }
+    Ok(going)
 }
 
 /// One shard in the list `pgn-arbiter across` reads.
