@@ -165,6 +165,18 @@ mod tests {
         ply: Option<u32>,
     }
 
+    /// A writer of `Row`s to `file`.
+    fn writer(file: &tempfile::NamedTempFile) -> ParquetRows {
+        let columns = fields(
+            &["name", "n", "ply"],
+            &[
+                ("n", DataType::UInt64, false),
+                ("ply", DataType::UInt32, true),
+            ],
+        );
+        ParquetRows::new(Box::new(file.reopen().unwrap()), &columns).unwrap()
+    }
+
     #[derive(serde::Deserialize)]
     struct Back {
         name: String,
@@ -175,14 +187,7 @@ mod tests {
     #[test]
     fn rows_come_back_as_written_in_bounded_row_groups() {
         let file = tempfile::NamedTempFile::new().unwrap();
-        let columns = fields(
-            &["name", "n", "ply"],
-            &[
-                ("n", DataType::UInt64, false),
-                ("ply", DataType::UInt32, true),
-            ],
-        );
-        let mut rows = ParquetRows::new(Box::new(file.reopen().unwrap()), &columns).unwrap();
+        let mut rows = writer(&file);
         let total = 2 * ROW_GROUP + 5;
         let names = ["a", "", "é, \"q\"\n"];
         for i in 0..total {
@@ -228,14 +233,7 @@ mod tests {
     #[test]
     fn large_rows_end_their_row_groups() {
         let file = tempfile::NamedTempFile::new().unwrap();
-        let columns = fields(
-            &["name", "n", "ply"],
-            &[
-                ("n", DataType::UInt64, false),
-                ("ply", DataType::UInt32, true),
-            ],
-        );
-        let mut rows = ParquetRows::new(Box::new(file.reopen().unwrap()), &columns).unwrap();
+        let mut rows = writer(&file);
         let big = "x".repeat(LARGE_ROW);
         for i in 0..5u64 {
             let name = if i == 2 { "small" } else { big.as_str() };

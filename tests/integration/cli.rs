@@ -835,16 +835,6 @@ fn a_copy_not_written_whole_is_no_complete_run() {
     assert!(fixed.join("structure/game-too-large.pgn.partial").is_file());
 }
 
-/// The names in a directory, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// Issue 9: SIGTERM or SIGHUP (the terminal closed) while the input is
 /// still coming: both previous reports stay, and no copy or temporary file
 /// is left.

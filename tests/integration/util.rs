@@ -68,3 +68,13 @@ pub fn joined_pgn(roots: Vec<PathBuf>) -> Vec<u8> {
     }
     all
 }
+
+/// The names in `dir`, sorted.
+pub fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}

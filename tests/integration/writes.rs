@@ -6,21 +6,10 @@
 use std::{
     fs,
     io::Write,
-    path::Path,
     process::{Command, Stdio},
 };
 
-use crate::util::{bin, fixtures, text};
-
-/// The names in `dir`, sorted.
-fn listing(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use crate::util::{bin, fixtures, listing, text};
 
 /// Every output, sent to a device that takes nothing (`/dev/full`): exit
 /// status 2, the device named, and the summary (to a file of its own)
