@@ -317,8 +317,8 @@ def audit_shard(arbiter, path, options, lines_before, parts, ident, extra, cwd):
     results = os.path.join(parts, f"{ident}.results")
     summary = os.path.join(parts, f"{ident}.summary.json")
     # What an earlier attempt left is made again: pgn-arbiter replaces only
-    # a whole results file, and a part that no longer matches its
-    # manifest line may have been cut short.
+    # a file that begins as a results file does, and a part that no longer
+    # matches its manifest line may have been cut short.
     for old in (summary, results, results + ".partial"):
         if os.path.exists(old):
             os.remove(old)

@@ -420,8 +420,6 @@ pub enum WinnabilitySearch {
     All,
 }
 
-/// A size in bytes: digits, then K, M, G or T (powers of 1024), with an
-/// optional `iB` or `B`.
 /// The largest `--game-offset` and `--line-offset`, and games before a
 /// shard in `pgn-arbiter across`'s list: 2^53, the largest whole number
 /// that spreadsheets and JSON readers keep exactly. Numbers counted on
@@ -452,6 +450,8 @@ fn parse_memory_limit(text: &str) -> Result<usize, String> {
     }
 }
 
+/// A size in bytes: digits, then K, M, G or T (powers of 1024), with an
+/// optional `iB` or `B`.
 fn parse_size(text: &str) -> Result<usize, String> {
     let t = text.trim();
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());

@@ -30,7 +30,7 @@ fn read_through() {
             let _ = game.seen("fuzz.pgn", 1);
         }
     }
-    if let Ok(mut reader) = kept::Reader::across(path(), VERSION) {
+    if let Ok(mut reader) = kept::Reader::across(path(), VERSION, [0; 32], 0) {
         while let Ok(Some(game)) = reader.next_across() {
             let _ = game.findings();
         }

@@ -203,6 +203,9 @@ fn start(
     text: Option<Vec<u8>>,
     name: Option<String>,
 ) -> PyResult<Run> {
+    // The Python program keeps its own signals: only the interrupts of a
+    // terminal remove the run's temporary files.
+    pgn_arbiter::output::interrupts_only();
     let mut argv = vec!["pgn-arbiter".to_owned(), "--quiet".to_owned()];
     argv.extend(args);
     let cli =

@@ -181,7 +181,7 @@ impl Config {
             .iter()
             .find(|(_, o)| **o == Output::Stdout)
             .map(|(f, _)| *f);
-        if let Some(flag) = to_stdout.or(fix_to_stdout.then_some("--fix -")) {
+        if let Some(flag) = fix_to_stdout.then_some("--fix -").or(to_stdout) {
             output::check_stdout(flag, &read).map_err(|e| UsageError(e.to_string()))?;
         }
         let reports: Vec<&Output> = outputs.iter().map(|(_, o)| *o).collect();

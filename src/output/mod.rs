@@ -322,24 +322,44 @@ fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The signals whose default action ends the process and that a process
-/// may catch, but those a fault raises (SIGBUS, SIGSEGV, SIGILL, SIGFPE:
-/// caught, the fault would come again) and SIGABRT (a panic's, which
-/// [`remove_partials_on_panic`] covers): each removes the temporary files.
-/// SIGPIPE is ignored by every Rust program (a closed pipe is an error of
-/// the write), and SIGXFSZ here ([`clean_up_on_signals`]).
+/// Beyond [`INTERRUPTS`], the signals whose default action ends the
+/// process and that a process may catch, each of which removes the
+/// temporary files: but those a fault raises (SIGBUS, SIGSEGV, SIGILL,
+/// SIGFPE: caught, the fault would come again), SIGABRT (a panic's, which
+/// [`remove_partials_on_panic`] covers), and the profiling timers' SIGPROF
+/// and SIGVTALRM (a profiler sends them all the time). SIGPIPE is ignored
+/// by every Rust program (a closed pipe is an error of the write), and
+/// SIGXFSZ here ([`clean_up_on_signals`]).
 #[cfg(unix)]
 fn ending_signals() -> Vec<i32> {
     use signal_hook::consts::signal::*;
-    let mut signals = vec![
-        SIGHUP, SIGINT, SIGQUIT, SIGTRAP, SIGABRT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGXCPU,
-        SIGVTALRM, SIGPROF, SIGIO, SIGSYS,
-    ];
+    let mut signals = vec![SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGIO, SIGSYS, SIGTRAP];
     #[cfg(any(target_os = "linux", target_os = "android"))]
     signals.extend([libc::SIGSTKFLT, libc::SIGPWR]);
     #[cfg(any(target_os = "linux", target_os = "android"))]
     signals.extend(libc::SIGRTMIN()..=libc::SIGRTMAX());
     signals
+}
+
+/// The signals a terminal or a job control sends to end a process:
+/// handled wherever the tool runs, in a Python process too.
+#[cfg(unix)]
+const INTERRUPTS: [i32; 4] = [
+    signal_hook::consts::SIGHUP,
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGQUIT,
+];
+
+/// Whether only [`INTERRUPTS`] are handled: a program that runs the audit
+/// within itself (the Python module) keeps its own signals.
+static INTERRUPTS_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Handles only the signals that interrupt a process from a terminal,
+/// none of those a host program may use for itself (timers, `SIGUSR1`,
+/// the real-time ones). Called before the first output is opened.
+pub fn interrupts_only() {
+    INTERRUPTS_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// On any signal that would end the process (`ending_signals`: SIGINT,
@@ -355,11 +375,30 @@ pub fn clean_up_on_signals() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         ignore_file_size_signal();
-        let Ok(mut signals) = signal_hook::iterator::Signals::new(ending_signals()) else {
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(INTERRUPTS) else {
             return;
         };
+        // Each of the others on its own: one the system will not let a
+        // process handle (under a debugger or an emulator) costs only
+        // itself.
+        if !INTERRUPTS_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
+            for signal in ending_signals() {
+                let _ = signals.add_signal(signal);
+            }
+        }
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                // A second signal, while this one waits for a run putting
+                // its outputs in place, ends the process as it would have.
+                let only = INTERRUPTS_ONLY.load(std::sync::atomic::Ordering::Relaxed);
+                let others = if only { Vec::new() } else { ending_signals() };
+                for again in INTERRUPTS.into_iter().chain(others) {
+                    // SAFETY: restores the default action; no code of ours
+                    // runs in a handler.
+                    unsafe {
+                        libc::signal(again, libc::SIG_DFL);
+                    }
+                }
                 // A run putting its outputs in place finishes first, so that
                 // they are all of this run or all of the last.
                 let finished = FINISHING.lock().unwrap_or_else(|e| e.into_inner());
@@ -391,7 +430,8 @@ static FINISHING: Mutex<bool> = Mutex::new(false);
 /// Holds off the signal handler while a run puts its outputs in place
 /// (reports renamed, page and summary written): a signal then waits for
 /// the last of them, so that they are never part this run's and part the
-/// last's. Set the guard to `true` once they are all in place.
+/// last's. The guard holds whether an output of the run is in place: set
+/// when one is, cleared when a run starts.
 pub fn finishing() -> std::sync::MutexGuard<'static, bool> {
     FINISHING.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -414,9 +454,16 @@ pub fn ignore_file_size_signal() {
 /// `/dev/fd/3`, `/proc/self/fd/1`), written as it is.
 fn is_descriptor(path: &Path) -> bool {
     let text = path.to_string_lossy();
-    matches!(text.as_ref(), "/dev/stdout" | "/dev/stderr")
-        || text.starts_with("/dev/fd/")
-        || (text.starts_with("/proc/") && text.contains("/fd/"))
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let parts: Vec<&str> = text.split('/').collect();
+    match parts.as_slice() {
+        ["", "dev", "stdout" | "stderr"] => true,
+        ["", "dev", "fd", n] => number(n),
+        ["", "proc", process, "fd", n] => {
+            (matches!(*process, "self" | "thread-self") || number(process)) && number(n)
+        }
+        _ => false,
+    }
 }
 
 fn remove_all(paths: &[PathBuf]) {
@@ -589,25 +636,29 @@ impl Opened {
         let (file, temp) = temp.into_parts();
         listed.push(temp.to_path_buf());
         drop(listed);
+        // From here an error drops it: the file is removed and unlisted.
+        let mut pending = Pending {
+            temp: Some(temp),
+            file: None,
+            target: path,
+        };
+        let path = &pending.target;
         // A file replaced keeps its mode; a new one has what the umask
         // leaves of 0666, as any file a program creates.
-        if let Ok(meta) = fs::metadata(&path)
+        if let Ok(meta) = fs::metadata(path)
             && meta.is_file()
         {
             file.set_permissions(meta.permissions())
-                .map_err(|e| named(&path, e))?;
+                .map_err(|e| named(path, e))?;
         }
         let writer = Box::new(BufWriter::with_capacity(
             1 << 16,
-            Named::new(file.try_clone().map_err(|e| named(&path, e))?, &path),
+            Named::new(file.try_clone().map_err(|e| named(path, e))?, path),
         ));
+        pending.file = Some(file);
         Ok(Opened {
             writer,
-            pending: Some(Pending {
-                temp: Some(temp),
-                file: Some(file),
-                target: path,
-            }),
+            pending: Some(pending),
         })
     }
 
@@ -693,10 +744,14 @@ impl Commit {
 }
 
 impl Drop for Pending {
+    /// Removes the temporary file, then unlists it, under the lock the
+    /// signal handler takes: it is never unlisted while it is there.
     fn drop(&mut self) {
-        if let Some(temp) = &self.temp {
+        if let Some(temp) = self.temp.take() {
             let path = temp.to_path_buf();
-            pending().retain(|t| *t != path);
+            let mut listed = pending();
+            drop(temp);
+            listed.retain(|t| *t != path);
         }
     }
 }

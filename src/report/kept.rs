@@ -80,6 +80,14 @@ impl Form {
         }
     }
 
+    /// The first line's words before the form's number, and the blank.
+    fn kind(self) -> &'static [u8] {
+        match self {
+            Form::Results => b"pgn-arbiter results ",
+            Form::Across => b"pgn-arbiter across ",
+        }
+    }
+
     /// What a file that is not of this kind is told.
     fn not_this(self) -> String {
         match self {
@@ -105,8 +113,7 @@ pub struct Seal {
 
 /// Checks that the file at `path` is a whole, unchanged file of `form`:
 /// its first line, then its seal against its length and content.
-fn verify(path: &Path, form: Form) -> Result<Seal, String> {
-    let mut file = File::open(path).map_err(|e| e.to_string())?;
+fn verify(file: &mut File, form: Form) -> Result<Seal, String> {
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {
         return Err(
@@ -117,8 +124,14 @@ fn verify(path: &Path, form: Form) -> Result<Seal, String> {
     let size = meta.len();
     let line = form.line();
     let mut first = vec![0u8; line.len()];
-    let got = read_up_to(&mut file, &mut first).map_err(|e| e.to_string())?;
+    let got = read_up_to(file, &mut first).map_err(|e| e.to_string())?;
     let first = &first[..got];
+    if first != line && of_form_2(file, form) {
+        return Err(format!(
+            "kept by an older build of pgn-arbiter, in a form this one does not read ('{} 2'): make it again with this one",
+            String::from_utf8_lossy(form.kind())
+        ));
+    }
     if first != line {
         let kind = |l: &[u8]| {
             l.iter()
@@ -218,17 +231,39 @@ fn replaceable(path: &Path, form: Form) -> bool {
     if !meta.is_file() {
         return true;
     }
-    let line = form.line();
-    let kind = &line[..=line.iter().rposition(|&b| b == b' ').unwrap_or(0)];
+    let Ok(mut file) = File::open(path) else {
+        return false;
+    };
     let mut first = [0u8; 64];
-    let Ok(n) = File::open(path).and_then(|mut f| read_up_to(&mut f, &mut first)) else {
+    let Ok(n) = read_up_to(&mut file, &mut first) else {
         return false;
     };
-    let Some(form) = first[..n].strip_prefix(kind) else {
+    let Some(rest) = first[..n].strip_prefix(form.kind()) else {
+        return of_form_2(&mut file, form);
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && rest.get(digits) == Some(&b'\n')
+}
+
+/// Whether `file` is of `form` as builds before 0.6.0 wrote it: a zstd
+/// stream whose first record names the kind (`pgn-arbiter results 2`).
+/// Only its first bytes are read.
+fn of_form_2(file: &mut File, form: Form) -> bool {
+    if file.seek(SeekFrom::Start(0)).is_err() {
+        return false;
+    }
+    let Ok(mut stream) = zstd::stream::read::Decoder::new(&mut *file) else {
         return false;
     };
-    let digits = form.iter().take_while(|b| b.is_ascii_digit()).count();
-    digits > 0 && form.get(digits) == Some(&b'\n')
+    if stream.window_log_max(WINDOW_LOG_MAX).is_err() {
+        return false;
+    }
+    let mut head = [0u8; 64];
+    let Ok(n) = read_up_to(&mut stream, &mut head) else {
+        return false;
+    };
+    let named = [form.kind(), b"2"].concat();
+    head[..n].windows(named.len()).any(|w| w == named)
 }
 
 /// Refuses a path a results file (`results`: else an across file) would
@@ -542,9 +577,10 @@ impl Reader {
         version: &str,
         written_by: impl Fn(&H) -> &str,
     ) -> Result<(Reader, H), String> {
-        let seal = verify(path, form)?;
-        let line = form.line().len() as u64;
+        // The file checked is the file read: one handle for both.
         let mut file = File::open(path).map_err(|e| e.to_string())?;
+        let seal = verify(&mut file, form)?;
+        let line = form.line().len() as u64;
         file.seek(SeekFrom::Start(line))
             .map_err(|e| e.to_string())?;
         let mut input =
@@ -965,15 +1001,34 @@ mod tests {
     fn a_file_of_another_form_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old");
-        let mut bytes = b"pgn-arbiter results 2\n".to_vec();
+        // A form to come, and form 2 as builds before 0.6.0 wrote it: a
+        // zstd stream whose first record names it.
+        let mut bytes = b"pgn-arbiter results 4\n".to_vec();
         bytes.extend_from_slice(&two_games("v1")[RESULTS.len()..]);
         std::fs::write(&path, &bytes).unwrap();
         let err = Reader::results(&path, "v1").err().unwrap();
         assert!(
-            err.contains("another form ('pgn-arbiter results 2')"),
+            err.contains("another form ('pgn-arbiter results 4')"),
             "{err}"
         );
-        // The files of form 2 began with a zstd stream.
+        assert!(may_replace(&path, true).is_ok());
+        for (kind, results) in [
+            ("pgn-arbiter results 2", true),
+            ("pgn-arbiter across 2", false),
+        ] {
+            let record = postcard::to_stdvec(&(kind, "0.5.0 (abc 2026-12-05)")).unwrap();
+            let mut old = u32::try_from(record.len()).unwrap().to_le_bytes().to_vec();
+            old.extend_from_slice(&record);
+            std::fs::write(&path, zstd::encode_all(&old[..], 1).unwrap()).unwrap();
+            assert!(may_replace(&path, results).is_ok(), "{kind}");
+            assert!(may_replace(&path, !results).is_err(), "{kind}");
+            let err = match results {
+                true => Reader::results(&path, "v1").err().unwrap(),
+                false => Reader::across(&path, "v1", [0; 32], 0).err().unwrap(),
+            };
+            assert!(err.contains("kept by an older build"), "{kind}: {err}");
+        }
+        // Another zstd file is none of the tool's.
         std::fs::write(&path, zstd::encode_all(&b"x"[..], 1).unwrap()).unwrap();
         let err = Reader::results(&path, "v1").err().unwrap();
         assert!(err.contains("not a results file"), "{err}");

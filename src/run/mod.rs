@@ -620,6 +620,8 @@ pub fn run(config: &Config) -> Status {
     if config.count || config.count_lines {
         return count(config);
     }
+    // No output of this run is in place yet (a program may run several).
+    *output::finishing() = false;
     let started = Instant::now();
     let mut outputs = match Outputs::open(config) {
         Ok(outputs) => outputs,
@@ -826,10 +828,11 @@ fn finish(
         to_file,
         ..
     } = outputs;
-    // A signal from here on waits until every output is in place.
-    let mut finishing = output::finishing();
     let finished = report.finish();
     let cut_short = cut_short(write_error, finished, to_file);
+    // A signal from here on waits until every file is in place (nothing
+    // here waits on a reader of standard output).
+    let mut finishing = to_file.then(output::finishing);
     let nothing = report.summary.games == 0 && !config.is_shard();
     // The copies and the reports first, so that the summary and the page
     // can say whether every output asked for was written whole.
@@ -840,6 +843,9 @@ fn finish(
         match written {
             Ok(incomplete) => fix_incomplete = incomplete,
             Err(status) => trouble = Some(status),
+        }
+        if let Some(put) = finishing.as_deref_mut() {
+            *put = trouble.is_none();
         }
     }
     let whole = cut_short.is_none() && trouble.is_none() && !fix_incomplete;
@@ -869,7 +875,6 @@ fn finish(
             return Status::Trouble;
         }
     }
-    *finishing = true;
     drop(finishing);
     if let Some(status) = cut_short.or(trouble) {
         return status;

@@ -293,8 +293,19 @@ pub fn shards_listed(list: &Path) -> Result<usize, String> {
 pub fn across(list: &Path, memory_limit: usize) -> Status {
     match across_shards(list, memory_limit) {
         Ok((games, findings)) => {
-            println!("{{\"games\":{games},\"findings\":{findings}}}");
-            Status::Clean
+            use std::io::Write;
+            let line = format!("{{\"games\":{games},\"findings\":{findings}}}\n");
+            let mut out = std::io::stdout().lock();
+            match out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
+                // The across files are written: a reader that went away
+                // (`| head`) is no failure of the step.
+                Ok(()) => Status::Clean,
+                Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Status::Clean,
+                Err(err) => {
+                    eprintln!("pgn-arbiter across: cannot write to standard output: {err}");
+                    Status::Trouble
+                }
+            }
         }
         Err(why) => {
             eprintln!("pgn-arbiter across: {why}");
@@ -306,8 +317,8 @@ pub fn across(list: &Path, memory_limit: usize) -> Status {
 /// Refuses an across file that would replace what the step reads (the
 /// list, a results file), another shard's across file, a PGN file, a
 /// directory, or any file that is not an across file. Files are told
-/// apart by [`FileKey`], in sets: a list of a million shards is checked
-/// in a million steps.
+/// apart by [`FileKey`], in sets: a list is checked in as many steps as it
+/// has shards.
 fn check_outputs(list: &Path, shards: &[Shard]) -> Result<(), String> {
     let read: HashMap<FileKey, &Path> = (shards.iter().map(|s| s.results.as_path()))
         .chain([list])
@@ -388,6 +399,7 @@ fn check_order(shards: &[Shard]) -> Result<(), String> {
 
 /// [`across`]: the games and findings, or why it failed.
 fn across_shards(list: &Path, memory_limit: usize) -> Result<(u64, u64), String> {
+    *output::finishing() = false;
     let shards = read_list(list)?;
     if shards.is_empty() {
         return Err(format!(
