@@ -31,11 +31,12 @@ const PART_GAMES: usize = 256;
 /// ... and about this many bytes ([`GameResult::weight`], and the copy's
 /// bytes with `--fix`): 256 ordinary games weigh about 150 KiB, 256 games
 /// with four findings each and their corrected copy about 600 KiB.
-const PART_BYTES: usize = 256 << 10;
+const PART_BYTES: usize = 128 << 10;
 
 /// Parts of one piece that may wait for the writer: enough that a block of
-/// ordinary games (about 1,500) never makes its worker wait, few enough
-/// that a flood of tiny games holds a few thousand results per piece.
+/// ordinary games (about 1,500, 900 KiB of results) never makes its worker
+/// wait, few enough that a flood of tiny games holds about 1 MiB of
+/// results per piece (a dozen pieces in flight at `-j 8`).
 const PARTS_QUEUED: usize = 8;
 
 /// Games lexed before the first of them is checked: lexing a few games in
