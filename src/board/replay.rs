@@ -124,17 +124,6 @@ pub struct Replay {
     pub moves: u128,
 }
 
-/// Adds a move as resolved to a running hash of moves, in two 64-bit lanes.
-fn hash_move(hash: u128, m: &Move) -> u128 {
-    let code = move_code(m);
-    let (lo, hi) = (hash as u64, (hash >> 64) as u64);
-    let lo = (lo ^ code)
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .rotate_left(29);
-    let hi = (hi.rotate_left(31) ^ code).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    u128::from(lo) | u128::from(hi) << 64
-}
-
 /// A move's code in the hash: its origin (64 for a drop), its target (for
 /// castling, the rook's square), its promotion and whether it castles,
 /// told by one match on the move.
@@ -199,7 +188,7 @@ pub fn replay(
         if token.ep_mark && !m.is_en_passant() {
             out.false_ep_marks.push(index);
         }
-        out.moves = hash_move(out.moves, &m);
+        out.moves = crate::read::hash::lanes(out.moves, move_code(&m));
         // The position before, for a move whose suffix is judged or that
         // is written back.
         let written = token.san.suffix;

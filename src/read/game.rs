@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use shakmaty::san::San;
 
 use crate::read::{
+    hash::{Fnv, fmix64_half, lanes, lanes_bytes, lanes_finish},
     lexer::{Lexed, StopKind, is_token_end},
     tags::{Tags, Variant, variant},
 };
@@ -40,8 +41,8 @@ pub fn folded_key((sum, count): (u64, u64)) -> u64 {
 /// allocating (it runs for every game); others go through `fold_name`.
 pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
     let mut words = (0u64, 0u64);
-    let mut add = |word: WordHash| {
-        words.0 = words.0.wrapping_add(word.finish());
+    let mut add = |word: Fnv| {
+        words.0 = words.0.wrapping_add(fmix64_half(word.value()));
         words.1 += 1;
     };
     if !name.is_ascii() {
@@ -49,15 +50,15 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
             .split(' ')
             .filter(|w| !w.is_empty())
         {
-            let mut hash = WordHash::default();
-            word.bytes().for_each(|b| hash.push(b));
+            let mut hash = Fnv::default();
+            word.bytes().for_each(|b| hash.byte(b));
             add(hash);
         }
         return words;
     }
     // Lower case, and `replace("ae", "a")`, then "oe", then "ue", in one
     // pass: no pass can make or break a pair another one matches.
-    let mut word = WordHash::default();
+    let mut word = Fnv::default();
     let mut in_word = false;
     let mut bytes = name.iter();
     while let Some(&b) = bytes.next() {
@@ -68,7 +69,7 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
             }
             continue;
         }
-        word.push(c);
+        word.byte(c);
         in_word = true;
         if matches!(c, b'a' | b'o' | b'u')
             && bytes.as_slice().first().is_some_and(|&n| n | 0x20 == b'e')
@@ -96,29 +97,6 @@ const FOLDED: [u8; 256] = {
     }
     table
 };
-
-/// One word's hash, byte by byte.
-#[derive(Debug)]
-struct WordHash(u64);
-
-impl Default for WordHash {
-    fn default() -> Self {
-        WordHash(0xCBF2_9CE4_8422_2325)
-    }
-}
-
-impl WordHash {
-    fn push(&mut self, b: u8) {
-        self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3);
-    }
-
-    fn finish(&self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-        x ^ (x >> 33)
-    }
-}
 
 /// Decodes a tag value: UTF-8 when it is, else Windows-1252 (what non-UTF-8
 /// PGN files almost always are; PGN 4.1 names ISO 8859-1, its subset).
@@ -226,11 +204,12 @@ impl RawGame<'_> {
         if self.lexed.sans.is_empty() || folded == [None, None] {
             return None;
         }
-        let mut fp = Fingerprint::default();
+        // Two lanes from the digits of pi.
+        let mut fp: u128 = 0x1319_8A2E_0370_7344_243F_6A88_85A3_08D3;
         for name in folded {
             let (sum, count) = name.unwrap_or_default();
-            fp.word(count);
-            fp.word(sum);
+            fp = lanes(fp, count);
+            fp = lanes(fp, sum);
         }
         // A FEN of the initial array is the standard start (its counters
         // aside): the same game as one without a FEN.
@@ -256,42 +235,42 @@ impl RawGame<'_> {
                     .into_iter()
                     .all(|f| f.iter().all(u8::is_ascii_digit))
         });
-        fp.bytes(if standard { b"" } else { fen });
+        fp = lanes_bytes(fp, if standard { b"" } else { fen });
         // A game of another variant is no copy of a standard one, however
         // alike its moves: each variant but standard chess (whose games'
         // fingerprints are as they were) is a word of its own.
         if let Some(value) = self.tags.get("Variant") {
             match variant(value) {
                 Variant::Standard => {}
-                Variant::Chess960 => fp.word(1),
-                Variant::Lichess(v) => fp.word(2 + v as u64),
+                Variant::Chess960 => fp = lanes(fp, 1),
+                Variant::Lichess(v) => fp = lanes(fp, 2 + v as u64),
                 Variant::Other => {
                     // Spelled as the Variant tag is read: case, blanks,
                     // `-` and `_` aside (`Seirawan` and `seirawan`).
-                    fp.word(u64::MAX - 1);
+                    fp = lanes(fp, u64::MAX - 1);
                     let key: Vec<u8> = (value.iter())
                         .filter(|b| !matches!(b, b' ' | b'-' | b'_' | b'\t'))
                         .map(u8::to_ascii_lowercase)
                         .collect();
-                    fp.bytes(&key);
+                    fp = lanes_bytes(fp, &key);
                 }
             }
         }
         let played = played.min(self.lexed.sans.len());
-        fp.word(played as u64);
-        fp.word(moves as u64);
-        fp.word((moves >> 64) as u64);
+        fp = lanes(fp, played as u64);
+        fp = lanes(fp, moves as u64);
+        fp = lanes(fp, (moves >> 64) as u64);
         for token in &self.lexed.sans[played..] {
-            fp.word(san_code(token.san.san));
+            fp = lanes(fp, san_code(token.san.san));
         }
         if let Some(stop) = self.lexed.stop.filter(|s| s.kind == StopKind::Malformed) {
-            fp.word(u64::MAX);
+            fp = lanes(fp, u64::MAX);
             let end = self.lexed.marker.map_or(self.bytes.len(), |m| m.start);
             for token in movetext_tokens(self.bytes.get(stop.start..end).unwrap_or_default()) {
-                fp.bytes(token);
+                fp = lanes_bytes(fp, token);
             }
         }
-        Some(fp.finish())
+        Some(lanes_finish(fp))
     }
 
     /// The line starting at a byte offset, without its line break.
@@ -354,48 +333,6 @@ fn movetext_tokens(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
         }
         None
     })
-}
-
-/// Two 64-bit multiply-rotate streams: fast enough to run over every move
-/// of every game, and 128 bits wide so that duplicates found by chance are
-/// vanishingly rare (about n² / 2¹²⁹ for n distinct games).
-#[derive(Debug)]
-struct Fingerprint(u64, u64);
-
-impl Default for Fingerprint {
-    fn default() -> Self {
-        Fingerprint(0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344)
-    }
-}
-
-impl Fingerprint {
-    fn word(&mut self, x: u64) {
-        self.0 = (self.0 ^ x)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
-        self.1 = (self.1.rotate_left(31) ^ x).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    }
-
-    /// A byte string, its length first so that fields do not run together.
-    fn bytes(&mut self, bytes: &[u8]) {
-        self.word(bytes.len() as u64);
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.word(u64::from_le_bytes(word));
-        }
-    }
-
-    fn finish(&self) -> u128 {
-        let mix = |mut x: u64| {
-            x ^= x >> 33;
-            x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
-            x ^= x >> 33;
-            x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
-            x ^ (x >> 33)
-        };
-        (u128::from(mix(self.0)) << 64) | u128::from(mix(self.1 ^ self.0.rotate_left(17)))
-    }
 }
 
 /// A move as read, in a word: its kind, piece, squares and promotion (the
@@ -571,9 +508,9 @@ mod tests {
                 .split(' ')
                 .filter(|w| !w.is_empty())
                 .map(|w| {
-                    let mut hash = WordHash::default();
-                    w.bytes().for_each(|b| hash.push(b));
-                    hash.finish()
+                    let mut hash = Fnv::default();
+                    w.bytes().for_each(|b| hash.byte(b));
+                    fmix64_half(hash.value())
                 })
                 .collect();
             words.sort_unstable();

@@ -3,7 +3,8 @@
 //! reading each game's tags and movetext with every position located. The
 //! only stage that knows pgn-reader. [`trf`] reads the other input a run
 //! may have, a tournament's report file; [`notation`] what a move token says
-//! before any board; [`listed`] bounds what can repeat within a game.
+//! before any board; [`listed`] bounds what can repeat within a game;
+//! [`hash`] holds every hash of a game.
 //!
 //! Where a game starts is decided in five places, each for its reason:
 //!
@@ -29,6 +30,7 @@
 pub mod blocks;
 pub mod frames;
 pub mod game;
+pub mod hash;
 pub mod input;
 pub mod lexer;
 pub mod listed;

@@ -34,17 +34,21 @@
 //! of theirs comes again, which gives the findings of a run that keeps
 //! them all (`bench/ROUNDS-MEMORY.md`).
 
-use crate::finding::{Finding, Kind};
+use crate::{
+    finding::{Finding, Kind},
+    read::hash::{ByHash, Fnv, Hashes},
+};
 
 /// A hash of some strings after `seed`, letters folded to lower case:
 /// 64 bits, without allocating (it runs for every game).
 pub fn key(seed: u64, parts: &[&str]) -> u64 {
-    let mut h = seed ^ 0xCBF2_9CE4_8422_2325;
+    let mut h = Fnv::new(seed);
     for part in parts {
         for b in part.bytes().chain([0xFF]) {
-            h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01B3);
+            h.byte(b.to_ascii_lowercase());
         }
     }
+    let h = h.value();
     h ^ (h >> 29)
 }
 
@@ -112,30 +116,6 @@ struct Shape {
     series: bool,
 }
 
-type ByHash<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<Prehashed>>;
-
-/// A hasher for keys that are hashes already: it keeps their bits.
-#[derive(Debug, Default, Clone, Copy)]
-struct Prehashed(u64);
-
-impl std::hash::Hasher for Prehashed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 ^= u64::from_le_bytes(word);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-}
-
 /// One event's rounds: everything decided about an event (its name and
 /// year) is kept here, so that an event can be written to disk whole.
 #[derive(Debug, Default)]
@@ -144,7 +124,7 @@ struct Event {
     seats: ByHash<Seat>,
     /// Who has played in the event (at its site), by a hash of
     /// (event, site, player).
-    entrants: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Prehashed>>,
+    entrants: Hashes,
     /// By a hash of the round: event, year and `R`.
     shapes: ByHash<Shape>,
     /// By a hash of (round, `S`): the first game and a hash of its pair.
@@ -327,7 +307,7 @@ pub struct Rounds {
     pub trouble: Option<String>,
     /// Events kept in memory whatever the limit: each took more than the
     /// limit left it.
-    pinned: std::collections::HashSet<u64, std::hash::BuildHasherDefault<Prehashed>>,
+    pinned: Hashes,
 }
 
 impl Rounds {
