@@ -14,8 +14,9 @@
 //!   [`read::frames`] lists a zstd file's frames and [`read::shard`] reads the
 //!   games that start in a range of frames or bytes (a shard);
 //!   [`read::trf`] reads a tournament's report file (TRF) with what is wrong
-//!   with it located. [`read`]'s map says where a game starts, and why in
-//!   four ways.
+//!   with it located; [`read::hash`] holds every hash of a game.
+//!   [`read`]'s map says in which five places a game's start is decided,
+//!   and why.
 //! - [`board`]: facts from the board, without findings: [`board::san`] and
 //!   [`board::lenient`] resolve moves (strictly, then by a plain reading),
 //!   [`board::replay`] plays the mainline and tells an observer each ply,

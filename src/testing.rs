@@ -93,3 +93,33 @@ pub fn checked(pgn: &[u8]) -> crate::report::GameResult {
     });
     games.into_iter().next().expect("a game")
 }
+
+/// One game read from PGN text as a run reads it (from line 1): its bytes,
+/// tags and located movetext, for the unit tests that build a game.
+pub struct Game {
+    pub bytes: Vec<u8>,
+    pub tags: crate::read::tags::Tags,
+    pub lexed: crate::read::lexer::Lexed,
+}
+
+/// `pgn` read as one game; see [`Game`].
+pub fn game(pgn: impl AsRef<[u8]>) -> Game {
+    let bytes = pgn.as_ref().to_vec();
+    let mut tags = crate::read::tags::Tags::default();
+    let mut lexed = crate::read::lexer::Lexed::default();
+    lexed.scan(&bytes, 1, &mut tags);
+    Game { bytes, tags, lexed }
+}
+
+impl Game {
+    /// The game as the checks take it.
+    pub fn raw(&self) -> crate::read::game::RawGame<'_> {
+        crate::read::game::RawGame {
+            bytes: &self.bytes,
+            line: 1,
+            tags: &self.tags,
+            lexed: &self.lexed,
+            after_tag_break: false,
+        }
+    }
+}

@@ -307,12 +307,7 @@ mod tests {
     }
 
     fn play(movetext: &str) -> (Replay, Lexed) {
-        let mut lexed = Lexed::default();
-        lexed.scan(
-            movetext.as_bytes(),
-            1,
-            &mut crate::read::tags::Tags::default(),
-        );
+        let lexed = crate::testing::game(movetext).lexed;
         (
             replay(&Chess::default(), &lexed.sans, &mut Unobserved, false),
             lexed,

@@ -390,14 +390,12 @@ fn is_number_or_result(token: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{read::lexer::Lexed, read::tags::Tags};
 
     /// The problems found in a movetext's variations: (problem, token, ply,
     /// depth).
     fn problems(movetext: &str) -> Vec<(Problem, String, usize, usize)> {
-        let mut lexed = Lexed::default();
         let bytes = movetext.as_bytes();
-        lexed.scan(bytes, 1, &mut Tags::default());
+        let lexed = crate::testing::game(bytes).lexed;
         let Some(at) = lexed.variations else {
             return Vec::new();
         };

@@ -577,16 +577,8 @@ mod tests {
             duplicates: false,
             corrections: false,
         };
-        let mut tags = crate::read::tags::Tags::default();
-        let mut lexed = crate::read::lexer::Lexed::default();
-        lexed.scan(pgn.as_bytes(), 1, &mut tags);
-        let game = RawGame {
-            bytes: pgn.as_bytes(),
-            line: 1,
-            tags: &tags,
-            lexed: &lexed,
-            after_tag_break: false,
-        };
+        let game = crate::testing::game(pgn);
+        let game = game.raw();
         let mut findings = Vec::new();
         crate::checks::audit(
             &game,

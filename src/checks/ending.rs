@@ -137,23 +137,11 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        read::lexer::Lexed,
-        read::lexer::{clock_tenths, elapsed_tenths},
-        read::tags::Tags,
-    };
+    use crate::read::lexer::{clock_tenths, elapsed_tenths};
 
     fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
-        let mut tags = Tags::default();
-        let mut lexed = Lexed::default();
-        lexed.scan(pgn.as_bytes(), 1, &mut tags);
-        let game = RawGame {
-            bytes: pgn.as_bytes(),
-            line: 1,
-            tags: &tags,
-            lexed: &lexed,
-            after_tag_break: false,
-        };
+        let game = crate::testing::game(pgn);
+        let game = game.raw();
         let facts = Facts {
             board_end,
             result,

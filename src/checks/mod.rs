@@ -348,8 +348,6 @@ mod tests {
     use crate::{
         board::{rules::Source, winnable::Search},
         finding::Kind,
-        read::lexer::Lexed,
-        read::tags::Tags,
     };
     use shakmaty::variant::Variant;
 
@@ -360,16 +358,8 @@ mod tests {
 
     /// The findings a one-game PGN gets.
     fn audited(pgn: &[u8], edition: Edition) -> Vec<Finding> {
-        let mut tags = Tags::default();
-        let mut lexed = Lexed::default();
-        lexed.scan(pgn, 1, &mut tags);
-        let game = RawGame {
-            bytes: pgn,
-            line: 1,
-            tags: &tags,
-            lexed: &lexed,
-            after_tag_break: false,
-        };
+        let game = crate::testing::game(pgn);
+        let game = game.raw();
         let mut findings = Vec::new();
         let judging = Judging {
             edition,

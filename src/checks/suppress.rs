@@ -182,20 +182,9 @@ impl Suppressions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::{lexer::Lexed, tags::Tags};
 
     fn suppressions(pgn: &str) -> Suppressions {
-        let mut tags = Tags::default();
-        let mut lexed = Lexed::default();
-        lexed.scan(pgn.as_bytes(), 1, &mut tags);
-        let game = RawGame {
-            bytes: pgn.as_bytes(),
-            line: 1,
-            tags: &tags,
-            lexed: &lexed,
-            after_tag_break: false,
-        };
-        Suppressions::of(&game)
+        Suppressions::of(&crate::testing::game(pgn).raw())
     }
 
     #[test]

@@ -373,17 +373,7 @@ mod tests {
     }
 
     fn fingerprint(pgn: &str) -> Option<u128> {
-        let mut tags = Tags::default();
-        let mut lexed = Lexed::default();
-        lexed.scan(pgn.as_bytes(), 1, &mut tags);
-        RawGame {
-            bytes: pgn.as_bytes(),
-            line: 1,
-            tags: &tags,
-            lexed: &lexed,
-            after_tag_break: false,
-        }
-        .fingerprint(0, 0)
+        crate::testing::game(pgn).raw().fingerprint(0, 0)
     }
 
     #[test]

@@ -581,7 +581,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{board::replay, read::lexer::Lexed, read::tags::Tags};
+    use crate::board::replay;
     use shakmaty::{
         CastlingMode,
         fen::Fen,
@@ -597,8 +597,7 @@ mod tests {
             }
             None => Chess::default(),
         };
-        let mut lexed = Lexed::default();
-        lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
+        let lexed = crate::testing::game(movetext).lexed;
         let mut history = History::default();
         history.under(edition);
         let replayed = replay::replay(&start, &lexed.sans, &mut history, false);
@@ -638,8 +637,7 @@ mod tests {
         for (fen, movetext) in games {
             let fen: Fen = fen.parse().unwrap();
             let mut pos: Chess = fen.into_position(CastlingMode::Chess960).unwrap();
-            let mut lexed = Lexed::default();
-            lexed.scan(movetext.as_bytes(), 1, &mut Tags::default());
+            let lexed = crate::testing::game(movetext).lexed;
             assert!(!lexed.sans.is_empty());
             for (i, token) in lexed.sans.iter().enumerate() {
                 let m = token.san.san.to_move(&pos).unwrap();
