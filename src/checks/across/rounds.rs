@@ -305,9 +305,10 @@ pub struct Rounds {
     /// event alone took more than the limit (it stays in memory: the
     /// findings are never changed by the limit).
     pub trouble: Option<String>,
-    /// Events kept in memory whatever the limit: each took more than the
-    /// limit left it.
+    /// Events kept in memory whatever the limit: each alone took more
+    /// than the limit. Their bytes are left out of what the limit holds.
     pinned: Hashes,
+    pinned_bytes: usize,
 }
 
 impl Rounds {
@@ -358,15 +359,25 @@ impl Rounds {
         let before = entry.bytes();
         entry.see(at, game, place, out);
         entry.last = self.seen;
-        self.bytes = (self.bytes + entry.bytes()).saturating_sub(before);
-        if self.limit > 0 && self.bytes > self.limit {
+        let after = entry.bytes();
+        self.bytes = (self.bytes + after).saturating_sub(before);
+        if self.pinned.contains(&id) {
+            self.pinned_bytes = (self.pinned_bytes + after).saturating_sub(before);
+        }
+        if self.limit > 0 && self.unpinned() > self.limit {
             self.make_room(id, event, year);
         }
     }
 
+    /// The bytes the limit holds: those of the events not pinned.
+    fn unpinned(&self) -> usize {
+        self.bytes.saturating_sub(self.pinned_bytes)
+    }
+
     /// Writes the events seen longest ago to disk until a quarter of the
     /// limit is free; the current one (`id`, named `event` and `year`)
-    /// stays, even when it alone takes more than the limit (said once).
+    /// stays. One that alone takes more than the limit is pinned: kept in
+    /// memory from then on, outside the limit (the first one said).
     fn make_room(&mut self, id: u64, event: &str, year: &str) {
         let mut by_age: Vec<(u64, u64)> = self
             .events
@@ -377,7 +388,7 @@ impl Rounds {
         by_age.sort_unstable();
         let goal = self.limit - self.limit / 4;
         for (_, key) in by_age {
-            if self.bytes <= goal {
+            if self.unpinned() <= goal {
                 break;
             }
             let Some(old) = self.events.remove(&key) else {
@@ -397,12 +408,12 @@ impl Rounds {
             self.trouble
                 .get_or_insert_with(|| format!("the disk failed: {err}"));
         }
-        if self.bytes > self.limit {
-            // What is left is this event and those kept before it: it
-            // stays in memory too, not written out and read back at
-            // every change of event.
+        let own = self.events.get(&id).map_or(0, Event::bytes);
+        if own > self.limit {
+            // Kept in memory, not written out and read back at every
+            // change of event; the others are held to the limit still.
             self.pinned.insert(id);
-            let own = self.events.get(&id).map_or(0, Event::bytes);
+            self.pinned_bytes += own;
             let limit = self.limit;
             self.trouble.get_or_insert_with(|| {
                 format!(
@@ -703,6 +714,37 @@ mod tests {
             assert!(rounds.events.contains_key(id));
             assert!(!rounds.away.at.contains_key(id));
         }
+    }
+
+    #[test]
+    fn the_limit_holds_the_other_events_once_one_is_pinned() {
+        let run = |limit| {
+            let mut rounds = Rounds::with_limit(limit);
+            let mut found = Vec::new();
+            let mut game = 0;
+            for i in 0..600u64 {
+                // One event of every game's players, and small ones.
+                let (event, players) = if i % 2 == 0 {
+                    ("Big".to_owned(), [format!("P{i}"), format!("Q{i}")])
+                } else {
+                    (format!("Small {i}"), ["A".to_owned(), "B".to_owned()])
+                };
+                game += 1;
+                let out = see(&mut rounds, game, &event, "1", [&players[0], &players[1]]);
+                found.extend(out.iter().map(|f| format!("{game}: {}", f.message)));
+            }
+            (found, rounds)
+        };
+        let (all, _) = run(0);
+        let limit = 8 << 10;
+        let (limited, rounds) = run(limit);
+        assert_eq!(all, limited);
+        assert_eq!(rounds.pinned.len(), 1, "only the big event is pinned");
+        assert!(!rounds.away.at.is_empty(), "no small event was written out");
+        assert!(rounds.unpinned() <= limit, "{}", rounds.unpinned());
+        let big = rounds.events.values().map(Event::bytes).max().unwrap_or(0);
+        assert_eq!(rounds.pinned_bytes, big);
+        assert!(big > limit);
     }
 
     #[test]
