@@ -203,9 +203,9 @@ fn start(
     text: Option<Vec<u8>>,
     name: Option<String>,
 ) -> PyResult<Run> {
-    // The Python program keeps its own signals: only the interrupts of a
-    // terminal remove the run's temporary files.
-    pgn_arbiter::output::interrupts_only();
+    // The Python program keeps its signals: Ctrl-C raises KeyboardInterrupt,
+    // which stops the run, and that removes its temporary files.
+    pgn_arbiter::output::leave_signals_to_the_host();
     let mut argv = vec!["pgn-arbiter".to_owned(), "--quiet".to_owned()];
     argv.extend(args);
     let cli =

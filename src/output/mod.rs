@@ -341,8 +341,7 @@ fn ending_signals() -> Vec<i32> {
     signals
 }
 
-/// The signals a terminal or a job control sends to end a process:
-/// handled wherever the tool runs, in a Python process too.
+/// The signals a terminal or a job control sends to end a process.
 #[cfg(unix)]
 const INTERRUPTS: [i32; 4] = [
     signal_hook::consts::SIGHUP,
@@ -351,20 +350,21 @@ const INTERRUPTS: [i32; 4] = [
     signal_hook::consts::SIGQUIT,
 ];
 
-/// Whether only [`INTERRUPTS`] are handled: a program that runs the audit
-/// within itself (the Python module) keeps its own signals.
-static INTERRUPTS_ONLY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Whether the program that runs the audit within itself (the Python
+/// module) keeps its signals: none is handled here.
+static HOST_SIGNALS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Handles only the signals that interrupt a process from a terminal,
-/// none of those a host program may use for itself (timers, `SIGUSR1`,
-/// the real-time ones). Called before the first output is opened.
-pub fn interrupts_only() {
-    INTERRUPTS_ONLY.store(true, std::sync::atomic::Ordering::Relaxed);
+/// Leaves every signal to the program the audit runs in: Ctrl-C there is
+/// the program's (a `KeyboardInterrupt` in Python, which stops the run and
+/// so removes its temporary files), never an exit of the process. Called
+/// before the first output is opened.
+pub fn leave_signals_to_the_host() {
+    HOST_SIGNALS.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// On any signal that would end the process (`ending_signals`: SIGINT,
-/// SIGTERM, SIGHUP when the terminal closes, SIGQUIT, SIGUSR1, SIGALRM
-/// and the others), removes the temporary report files and exits with
+/// On any signal that would end the process ([`INTERRUPTS`]: SIGINT,
+/// SIGTERM, SIGHUP when the terminal closes, SIGQUIT; and
+/// `ending_signals`: SIGUSR1, SIGALRM and the others), removes the temporary report files and exits with
 /// 128 + the signal's number, as a shell does for a process the signal
 /// killed. A file grown past the size limit (`ulimit -f`) raises SIGXFSZ,
 /// which is ignored: the write fails instead, and the run ends as on any
@@ -374,6 +374,9 @@ pub fn interrupts_only() {
 pub fn clean_up_on_signals() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
+        if HOST_SIGNALS.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
         ignore_file_size_signal();
         let Ok(mut signals) = signal_hook::iterator::Signals::new(INTERRUPTS) else {
             return;
@@ -381,27 +384,29 @@ pub fn clean_up_on_signals() {
         // Each of the others on its own: one the system will not let a
         // process handle (under a debugger or an emulator) costs only
         // itself.
-        if !INTERRUPTS_ONLY.load(std::sync::atomic::Ordering::Relaxed) {
-            for signal in ending_signals() {
-                let _ = signals.add_signal(signal);
-            }
+        for signal in ending_signals() {
+            let _ = signals.add_signal(signal);
         }
         std::thread::spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                let handled: Vec<i32> = INTERRUPTS.into_iter().chain(ending_signals()).collect();
+                let on_another = |action| {
+                    for &again in &handled {
+                        // SAFETY: sets a signal's action to a default or
+                        // to ignored; no code of ours runs in a handler.
+                        unsafe {
+                            libc::signal(again, action);
+                        }
+                    }
+                };
                 // A second signal, while this one waits for a run putting
                 // its outputs in place, ends the process as it would have.
-                let only = INTERRUPTS_ONLY.load(std::sync::atomic::Ordering::Relaxed);
-                let others = if only { Vec::new() } else { ending_signals() };
-                for again in INTERRUPTS.into_iter().chain(others) {
-                    // SAFETY: restores the default action; no code of ours
-                    // runs in a handler.
-                    unsafe {
-                        libc::signal(again, libc::SIG_DFL);
-                    }
-                }
+                on_another(libc::SIG_DFL);
                 // A run putting its outputs in place finishes first, so that
                 // they are all of this run or all of the last.
                 let finished = FINISHING.lock().unwrap_or_else(|e| e.into_inner());
+                // Nothing waits now: no signal cuts the removal short.
+                on_another(libc::SIG_IGN);
                 // Held until the exit, so that no file is renamed meanwhile.
                 let paths = pending();
                 remove_all(&paths);

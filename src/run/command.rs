@@ -21,17 +21,18 @@ use crate::{
 /// MiB at `-j 8` on games of 3.9 MB tags, 34 MiB with this). A fixed
 /// threshold gives blocks over 128 KiB back to the system when freed.
 ///
-/// And one arena for every thread, unless `MALLOC_ARENA_MAX` says
-/// otherwise: the workers take turns writing the reports, so a Parquet
+/// And one arena for every thread, unless `MALLOC_ARENA_MAX` (or
+/// `glibc.malloc.arena_max` in `GLIBC_TUNABLES`) says otherwise: the workers take turns writing the reports, so a Parquet
 /// writer's buffers were made in each worker's arena in turn and each
 /// arena kept its peak (125 MiB at `-j 8` on a flood of tiny games, 62
 /// MiB with one arena, at the same speed on two cores: bench/RESULTS.md).
 /// Small blocks come from each thread's own cache all the same.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn bound_the_allocator() {
-    let arenas = std::env::var_os("MALLOC_ARENA_MAX").is_none();
-    // SAFETY: mallopt only sets a malloc parameter; it is called before
-    // any other thread exists.
+    let arenas = std::env::var_os("MALLOC_ARENA_MAX").is_none()
+        && !std::env::var("GLIBC_TUNABLES").is_ok_and(|t| t.contains("arena_max"));
+    // SAFETY: mallopt only sets a malloc parameter, under malloc's own
+    // lock; the binary calls it before any other thread exists.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
         if arenas {

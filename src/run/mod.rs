@@ -830,8 +830,9 @@ fn finish(
     } = outputs;
     let finished = report.finish();
     let cut_short = cut_short(write_error, finished, to_file);
-    // A signal from here on waits until every file is in place (nothing
-    // here waits on a reader of standard output).
+    // A signal from here on waits until every file is in place. Held only
+    // when a file is put in place: with every output on standard output, a
+    // signal does not wait on its reader.
     let mut finishing = to_file.then(output::finishing);
     let nothing = report.summary.games == 0 && !config.is_shard();
     // The copies and the reports first, so that the summary and the page
@@ -839,13 +840,15 @@ fn finish(
     let mut trouble = None;
     let mut fix_incomplete = false;
     if cut_short.is_none() {
+        // From here a file of this run may be in place, even if a later
+        // one fails.
+        if let Some(put) = finishing.as_deref_mut() {
+            *put = true;
+        }
         let written = put_in_place(commit, fix, nothing, report.summary.problems, to_file);
         match written {
             Ok(incomplete) => fix_incomplete = incomplete,
             Err(status) => trouble = Some(status),
-        }
-        if let Some(put) = finishing.as_deref_mut() {
-            *put = trouble.is_none();
         }
     }
     let whole = cut_short.is_none() && trouble.is_none() && !fix_incomplete;
