@@ -362,7 +362,7 @@ pub fn leave_signals_to_the_host() {
     HOST_SIGNALS.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// On any signal that would end the process ([`INTERRUPTS`]: SIGINT,
+/// On any signal that would end the process (`INTERRUPTS`: SIGINT,
 /// SIGTERM, SIGHUP when the terminal closes, SIGQUIT; and
 /// `ending_signals`: SIGUSR1, SIGALRM and the others), removes the temporary report files and exits with
 /// 128 + the signal's number, as a shell does for a process the signal
