@@ -144,21 +144,9 @@ impl Config {
         outputs.extend(summary.as_ref().map(|s| ("--summary", s)));
         outputs.extend(html.as_ref().map(|h| ("--html", h)));
         outputs.extend(keep_results.as_ref().map(|k| ("--keep-results", k)));
-        // The TRF, the baseline, the across file and the settings file are read as an input
-        // is: no output may be written over them.
-        let mut read = inputs.clone();
         let settings_path = settings.as_ref().map(|s| &s.path);
-        read.extend(
-            cli.trf
-                .iter()
-                .chain(&cli.baseline)
-                .chain(&cli.across)
-                .chain(settings_path)
-                .map(|path| Input {
-                    name: path.display().to_string(),
-                    source: input::Source::File(path.clone()),
-                }),
-        );
+        let others = [&cli.trf, &cli.baseline, &cli.across];
+        let read = read_by_run(&inputs, others.into_iter().flatten().chain(settings_path));
         output::check(&read, &outputs).map_err(|e| UsageError(e.to_string()))?;
         // The ratcheted baseline may replace the baseline it reads (the
         // baseline is read whole before the run, and replaced only when the
@@ -174,16 +162,7 @@ impl Config {
             outputs.push(("--baseline-update", update));
             output::check(&others, &outputs).map_err(|e| UsageError(e.to_string()))?;
         }
-        // Standard output, when it is redirected to a file: never one the
-        // run reads (`--fix - dir > dir/fixed.pgn`).
-        let fix_to_stdout = cli.fix.as_deref().is_some_and(|f| f.as_os_str() == "-");
-        let to_stdout = outputs
-            .iter()
-            .find(|(_, o)| **o == Output::Stdout)
-            .map(|(f, _)| *f);
-        if let Some(flag) = fix_to_stdout.then_some("--fix -").or(to_stdout) {
-            output::check_stdout(flag, &read).map_err(|e| UsageError(e.to_string()))?;
-        }
+        check_stdout(cli.fix.as_deref(), &outputs, &read)?;
         let reports: Vec<&Output> = outputs.iter().map(|(_, o)| *o).collect();
         let fix = cli
             .fix
@@ -229,6 +208,36 @@ impl Config {
             settings: settings.map(|s| s.path),
             stop: None,
         })
+    }
+}
+
+/// What the run reads: the inputs, and the TRF, the baseline, the across
+/// file and the settings file, read as an input is: no output may be
+/// written over them.
+fn read_by_run<'a>(inputs: &[Input], others: impl Iterator<Item = &'a PathBuf>) -> Vec<Input> {
+    let mut read = inputs.to_vec();
+    read.extend(others.map(|path| Input {
+        name: path.display().to_string(),
+        source: input::Source::File(path.clone()),
+    }));
+    read
+}
+
+/// Standard output, when it is redirected to a file: never one the run
+/// reads (`--fix - dir > dir/fixed.pgn`).
+fn check_stdout(
+    fix: Option<&Path>,
+    outputs: &[(&'static str, &Output)],
+    read: &[Input],
+) -> Result<(), UsageError> {
+    let fix_to_stdout = fix.is_some_and(|f| f.as_os_str() == "-");
+    let to_stdout = outputs
+        .iter()
+        .find(|(_, o)| **o == Output::Stdout)
+        .map(|(f, _)| *f);
+    match fix_to_stdout.then_some("--fix -").or(to_stdout) {
+        Some(flag) => output::check_stdout(flag, read).map_err(|e| UsageError(e.to_string())),
+        None => Ok(()),
     }
 }
 
