@@ -33,7 +33,7 @@ use super::{ending::HowEnded, time_control::Period};
 use crate::{
     board::replay,
     finding::{ClockRow, ClockStrip, Finding, Kind, MoveRef},
-    read::{game::RawGame, lexer::Clock},
+    read::{comments::Clock, game::RawGame},
 };
 
 /// What a rise may exceed the control by, in tenths: readings in whole
@@ -59,7 +59,7 @@ pub struct End {
 /// recorded, else those its moves' times (`[%emt]`) leave of the control.
 pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mut Vec<Finding>) {
     let lexed = game.lexed;
-    if lexed.clocks.is_empty() && lexed.elapsed.is_empty() {
+    if lexed.comments.clocks.is_empty() && lexed.comments.elapsed.is_empty() {
         return;
     }
     let moves = Moves::from(start);
@@ -68,13 +68,13 @@ pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mu
         .get("TimeControl")
         .and_then(|value| std::str::from_utf8(value).ok())
         .and_then(super::time_control::periods);
-    if !lexed.clocks.is_empty() {
+    if !lexed.comments.clocks.is_empty() {
         let readings = Readings {
-            clocks: &lexed.clocks,
+            clocks: &lexed.comments.clocks,
             derived: false,
         };
         if let Some(periods) = periods {
-            let control = Control::new(periods, &moves, start, &lexed.clocks);
+            let control = Control::new(periods, &moves, start, &lexed.comments.clocks);
             rises(game, &moves, &control, &readings, findings);
             past_flag(game, &moves, &control, &readings, end, findings);
         }
@@ -82,7 +82,7 @@ pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mu
     } else if let Some(periods) = periods {
         // No berserk is seen in times taken: each side has the control.
         let control = Control::new(periods, &moves, start, &[]);
-        let clocks = from_elapsed(&lexed.elapsed, &moves, &control);
+        let clocks = from_elapsed(&lexed.comments.elapsed, &moves, &control);
         let readings = Readings {
             clocks: &clocks,
             derived: true,

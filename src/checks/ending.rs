@@ -7,7 +7,7 @@ use shakmaty::{Color, KnownOutcome};
 
 use super::verdict::BoardEnd;
 pub use super::verdict::HowEnded;
-use crate::{read::game::RawGame, read::lexer::clock_seconds};
+use crate::{read::comments::clock_seconds, read::game::RawGame};
 
 /// What is known when the ending is read.
 pub struct Facts {
@@ -88,7 +88,8 @@ fn loser_clock_at_zero(game: &RawGame<'_>, start_turn: Color, loser: Color) -> b
     };
     // The clock is in a comment right after that move.
     game.lexed
-        .recent_comments
+        .comments
+        .recent
         .iter()
         .flatten()
         .filter(|&&(moves, _, _)| moves == ply)
@@ -99,7 +100,7 @@ fn loser_clock_at_zero(game: &RawGame<'_>, start_turn: Color, loser: Color) -> b
 
 /// The usual closing comments of servers and engine tournaments.
 fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
-    let (start, end) = game.lexed.last_comment()?;
+    let (start, end) = game.lexed.comments.last()?;
     let text = String::from_utf8_lossy(game.bytes.get(start..end)?).to_ascii_lowercase();
     // What `--fix` wrote says what it changed, not how the game ended.
     if text.trim_start().starts_with(crate::finding::FIX_MARK) {
@@ -137,7 +138,7 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::lexer::{clock_tenths, elapsed_tenths};
+    use crate::read::comments::{clock_tenths, elapsed_tenths};
 
     fn ended(pgn: &str, board_end: BoardEnd, result: Option<Option<KnownOutcome>>) -> HowEnded {
         let game = crate::testing::game(pgn);
@@ -254,7 +255,7 @@ mod tests {
         assert_eq!(elapsed_tenths(b"[%clk 0:00:05]"), None);
         assert_eq!(clock_tenths(b"[%emt 0:00:05]"), None);
         // One pass: a clock first, wherever it stands; else the time taken.
-        use crate::read::lexer::{Reading, reading};
+        use crate::read::comments::{Reading, reading};
         assert_eq!(
             reading(b"[%emt 0:00:05] [%clk 0:01:00]"),
             Some(Reading::Clock(600))

@@ -11,8 +11,8 @@
 use crate::{
     finding::{Finding, Kind},
     read::{
+        comments::{MAX_SUPPRESSIONS, is_suppression},
         game::RawGame,
-        lexer::{MAX_SUPPRESSIONS, is_suppression},
         listed::MAX_LISTED,
     },
 };
@@ -51,8 +51,8 @@ impl Suppressions {
     /// The codes `game`'s mainline comments name.
     pub fn of(game: &RawGame<'_>) -> Suppressions {
         let mut entries = Vec::new();
-        let mut not_read = game.lexed.suppressions_past;
-        for &(line, start, end) in &game.lexed.suppressions {
+        let mut not_read = game.lexed.comments.suppressions_past;
+        for &(line, start, end) in &game.lexed.comments.suppressions {
             let text = game.bytes.get(start..end).unwrap_or_default();
             let text = String::from_utf8_lossy(text.trim_ascii());
             if !is_suppression(text.as_bytes()) {

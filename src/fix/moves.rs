@@ -31,7 +31,7 @@ impl Rewrite<'_, '_> {
         );
         let mut text = self.change(kind, first.line, what);
         // A comment that leaves findings out of the game stays with it.
-        for &(_, from, to) in &game.lexed.suppressions {
+        for &(_, from, to) in &game.lexed.comments.suppressions {
             if from > start && to < end {
                 let comment = String::from_utf8_lossy(game.bytes.get(from..to).unwrap_or_default());
                 text.push_str(&format!(" {{{comment}}}"));

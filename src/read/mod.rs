@@ -28,6 +28,7 @@
 //!   before, and shards split an archive into the games of one run.
 
 pub mod blocks;
+pub mod comments;
 pub mod frames;
 pub mod game;
 pub mod hash;

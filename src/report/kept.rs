@@ -311,7 +311,7 @@ struct AcrossHeader {
 const MAX_FINDINGS: usize = 10_000;
 
 /// The most codes a game's comments may name that a record keeps.
-const MAX_NAMED: usize = crate::read::lexer::MAX_SUPPRESSIONS;
+const MAX_NAMED: usize = crate::read::comments::MAX_SUPPRESSIONS;
 
 /// A game's comments' codes, each as named with its line, and the words
 /// not read ([`Suppressions::named`]).
