@@ -8,8 +8,9 @@
 //!   [`read::blocks`] cuts them into blocks of whole games for the workers;
 //!   [`read::lexer`] reads each game the way pgn-reader does ([`read::pgn`],
 //!   the only module that knows pgn-reader, holds it to that) and says
-//!   where every tag and move is, filling [`read::tags`] and giving a
-//!   [`read::game::RawGame`]; [`read::notation`] reads a move token's text,
+//!   where every tag, move and comment is, filling [`read::tags`] and giving a
+//!   [`read::game::RawGame`]; [`read::comments`] reads what the comments
+//!   say (clocks, the comments that leave findings out); [`read::notation`] reads a move token's text,
 //!   [`read::outcome`] the four results;
 //!   [`read::frames`] lists a zstd file's frames and [`read::shard`] reads the
 //!   games that start in a range of frames or bytes (a shard);
