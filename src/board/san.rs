@@ -20,9 +20,10 @@ use shakmaty::{
 /// it and the king, and in double check only the king moves. These are the
 /// tests shakmaty makes, without building its list of every candidate move,
 /// which is returned by value and costs more to copy than the tests.
-/// Castling and en passant are left to shakmaty. A test holds the two to
-/// the same answer on every move of the corpora, and on every way of
-/// writing a move in sampled positions and in every position in check.
+/// Castling tests the squares shakmaty's castling moves test (`castle`);
+/// en passant is left to shakmaty. A test holds the two to the same
+/// answer on every move of the corpora, and on every way of writing a
+/// move in sampled positions and in every position in check.
 pub fn to_move(san: San, pos: &Chess) -> Result<Move, SanError> {
     to_move_inlined(san, pos).map(|(m, _)| m)
 }

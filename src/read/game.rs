@@ -8,7 +8,7 @@ use shakmaty::san::San;
 use crate::read::{
     hash::{Fnv, fmix64_half, lanes, lanes_bytes, lanes_finish},
     lexer::{Lexed, StopKind, is_token_end},
-    tags::{Tags, Variant, variant},
+    tags::{REPORTED, Tag, Tags, Variant, variant},
 };
 
 /// A name folded for matching: transliterated to ASCII, lower case,
@@ -357,6 +357,136 @@ fn san_code(san: San) -> u64 {
         San::Castle(side) => 2 | (side as u64) << 4,
         San::Put { role, to } => 3 | (role as u64) << 4 | (to as u64) << 20,
         San::Null => 4,
+    }
+}
+
+/// A game's values of the [`Tag`]s, as text: empty where a tag is absent.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TagValues<'a>([&'a str; REPORTED]);
+
+impl<'a> TagValues<'a> {
+    /// These values, the others empty.
+    pub fn of(values: &[(Tag, &'a str)]) -> TagValues<'a> {
+        let mut all = TagValues::default();
+        for &(tag, value) in values {
+            all.set(tag, value);
+        }
+        all
+    }
+
+    /// The value of `tag`.
+    pub fn get(&self, tag: Tag) -> &'a str {
+        self.0[tag as usize]
+    }
+
+    /// Sets the value of `tag`.
+    pub fn set(&mut self, tag: Tag, value: &'a str) {
+        self.0[tag as usize] = value;
+    }
+}
+
+/// A game's [`TagValues`] decoded to text into one buffer: one allocation
+/// a game, not one a tag. What a game's rows, the run-wide checks and the
+/// results file read of its tags.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct TagColumns {
+    text: String,
+    /// Where each tag's value is in `text`, in the order of [`Tag`].
+    ranges: [(u32, u32); REPORTED],
+}
+
+/// Tag columns longer than this are held at their length, and their
+/// buffer is not reused.
+const LARGE_TEXT: usize = 64 << 10;
+
+impl TagColumns {
+    /// The value of `tag`; empty when the tag is absent.
+    pub fn get(&self, tag: Tag) -> &str {
+        let (start, end) = self.ranges[tag as usize];
+        self.text
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
+    }
+
+    /// Every value.
+    pub fn values(&self) -> TagValues<'_> {
+        let mut values = TagValues::default();
+        for (value, &(start, end)) in values.0.iter_mut().zip(&self.ranges) {
+            *value = self
+                .text
+                .get(start as usize..end as usize)
+                .unwrap_or_default();
+        }
+        values
+    }
+
+    /// The columns of `tags`, in `buffer` (emptied first: one an earlier
+    /// game filled, or a new one); the first of each name counts.
+    pub fn of(tags: &Tags, buffer: String) -> TagColumns {
+        let mut columns = TagColumns {
+            text: buffer,
+            ranges: [(0, 0); REPORTED],
+        };
+        columns.text.clear();
+        let text = tags.ascii_text();
+        for column in 0..REPORTED {
+            if let Some(text) = text {
+                if let Some(value) = tags.reported_ascii(text, column) {
+                    columns.put(column, value);
+                }
+            } else if let Some(value) = tags.reported(column) {
+                columns.put(column, &decode(value).0);
+            }
+        }
+        // Tags of megabytes: the columns are held as long as the game is
+        // in flight, so not twice over.
+        if columns.text.len() > LARGE_TEXT && columns.text.capacity() > columns.text.len() * 5 / 4 {
+            columns.text.shrink_to_fit();
+        }
+        columns
+    }
+
+    /// Sets column `i`.
+    fn put(&mut self, i: usize, value: &str) {
+        if self.text.capacity() == 0 {
+            // Enough for most games' columns at once.
+            self.text.reserve(value.len().max(120));
+        }
+        let start = self.text.len();
+        self.text.push_str(value);
+        let end = self.text.len();
+        if let Some(range) = self.ranges.get_mut(i) {
+            *range = (
+                u32::try_from(start).unwrap_or(u32::MAX),
+                u32::try_from(end).unwrap_or(u32::MAX),
+            );
+        }
+    }
+
+    /// The bytes its buffer holds.
+    pub fn capacity(&self) -> usize {
+        self.text.capacity()
+    }
+
+    /// Whether it holds more than a game's columns usually do.
+    pub fn is_large(&self) -> bool {
+        self.text.capacity() > LARGE_TEXT
+    }
+
+    /// Its buffer, for another game's columns (a large one is let go, not
+    /// kept for later games).
+    pub fn into_buffer(self) -> String {
+        if self.is_large() {
+            return String::new();
+        }
+        self.text
+    }
+
+    /// The columns with their buffer replaced by `buffer`.
+    #[cfg(test)]
+    pub fn with_buffer(mut self, buffer: String) -> TagColumns {
+        self.text = buffer;
+        self
     }
 }
 

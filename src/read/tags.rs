@@ -32,6 +32,52 @@ const KNOWN: [&str; 20] = [
 /// their order (see [`Tags::reported`]).
 pub const REPORTED: usize = 14;
 
+/// The tags a game's rows show and the run-wide checks read: the
+/// reports' tag columns, in their order (the first `REPORTED` names of
+/// `KNOWN`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    /// `Event`.
+    Event,
+    /// `Site`.
+    Site,
+    /// `Date`.
+    Date,
+    /// `Round`.
+    Round,
+    /// `White`.
+    White,
+    /// `Black`.
+    Black,
+    /// `Result`.
+    Result,
+    /// `Termination`.
+    Termination,
+    /// `WhiteFideId`.
+    WhiteFideId,
+    /// `BlackFideId`.
+    BlackFideId,
+    /// `WhiteElo`.
+    WhiteElo,
+    /// `BlackElo`.
+    BlackElo,
+    /// `WhiteTitle`.
+    WhiteTitle,
+    /// `BlackTitle`.
+    BlackTitle,
+}
+
+impl Tag {
+    /// White's and Black's names.
+    pub const NAMES: [Tag; 2] = [Tag::White, Tag::Black];
+    /// White's and Black's FIDE IDs.
+    pub const FIDE_IDS: [Tag; 2] = [Tag::WhiteFideId, Tag::BlackFideId];
+    /// White's and Black's ratings.
+    pub const ELOS: [Tag; 2] = [Tag::WhiteElo, Tag::BlackElo];
+    /// White's and Black's titles.
+    pub const TITLES: [Tag; 2] = [Tag::WhiteTitle, Tag::BlackTitle];
+}
+
 /// Where `name` is in `KNOWN` (inlined, so that a name written in the
 /// code is classified when it is compiled).
 #[inline(always)]

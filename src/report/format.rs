@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use crate::{
     finding::{Kind, Severity},
+    read::{game::TagValues, tags::Tag},
     report::cell::cell,
 };
 
@@ -65,16 +66,8 @@ pub struct Located<'a> {
     pub game: u64,
     /// The line the finding is about.
     pub line: u64,
-    /// White tag.
-    pub white: &'a str,
-    /// Black tag.
-    pub black: &'a str,
-    /// Date tag.
-    pub date: &'a str,
-    /// Round tag.
-    pub round: &'a str,
-    /// Result tag.
-    pub result: &'a str,
+    /// The game's tags (none for a row of the TRF itself).
+    pub tags: TagValues<'a>,
     /// The ply of the move it is about.
     pub ply: Option<u32>,
     /// The move's number (`23.` or `23...`).
@@ -142,11 +135,11 @@ fn serialize_row<'a, T>(
         file: &text(f.file),
         game: f.game,
         line: f.line,
-        white: &text(f.white),
-        black: &text(f.black),
-        date: &text(f.date),
-        round: &text(f.round),
-        result: &text(f.result),
+        white: &text(f.tags.get(Tag::White)),
+        black: &text(f.tags.get(Tag::Black)),
+        date: &text(f.tags.get(Tag::Date)),
+        round: &text(f.tags.get(Tag::Round)),
+        result: &text(f.tags.get(Tag::Result)),
         ply: f.ply,
         number: f.number,
         san: &text(f.san),
@@ -453,11 +446,11 @@ fn sarif_result(f: &Located<'_>) -> serde_json::Value {
         "locations": [location],
         "properties": {
             "game": f.game,
-            "white": f.white,
-            "black": f.black,
-            "date": f.date,
-            "round": f.round,
-            "result": f.result,
+            "white": f.tags.get(Tag::White),
+            "black": f.tags.get(Tag::Black),
+            "date": f.tags.get(Tag::Date),
+            "round": f.tags.get(Tag::Round),
+            "result": f.tags.get(Tag::Result),
             "ply": f.ply,
             "move": f.number,
             "san": f.san,
@@ -539,8 +532,8 @@ fn junit_finding(
         file: f.file.to_owned(),
         game: f.game,
         line: f.line,
-        white: f.white.to_owned(),
-        black: f.black.to_owned(),
+        white: f.tags.get(Tag::White).to_owned(),
+        black: f.tags.get(Tag::Black).to_owned(),
         failed: false,
         first: String::new(),
         text: String::new(),

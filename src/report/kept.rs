@@ -803,6 +803,7 @@ impl ResultsWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::tags::Tag;
 
     #[test]
     fn a_game_comes_back_as_it_was_kept() {
@@ -821,8 +822,8 @@ mod tests {
         assert_eq!(back.verdict.how_ended, game.verdict.how_ended);
         assert_eq!(back.verdict.plies, game.verdict.plies);
         assert_eq!(back.line, game.line);
-        assert_eq!(back.white(), "A");
-        assert_eq!(back.result(), "1-0");
+        assert_eq!(back.tag(Tag::White), "A");
+        assert_eq!(back.tag(Tag::Result), "1-0");
     }
 
     /// A clock finding keeps the clocks the page shows beside its moves.
@@ -909,7 +910,7 @@ mod tests {
         );
         assert_eq!(reader.games(), 2);
         assert!(reader.whole());
-        assert_eq!(reader.next_game().unwrap().unwrap().white(), "A");
+        assert_eq!(reader.next_game().unwrap().unwrap().tag(Tag::White), "A");
         assert!(reader.next_game().unwrap().is_some());
         assert!(reader.next_game().unwrap().is_none());
         let err = Reader::results(&path, "v2").err().unwrap();

@@ -16,8 +16,9 @@ use crate::{
     },
     finding::{Finding, Severity},
     read::{
-        game::{RawGame, decode},
+        game::{RawGame, TagColumns, TagValues},
         outcome::result_str,
+        tags::Tag,
     },
 };
 
@@ -92,37 +93,12 @@ pub const GAMES_HEADER: [&str; 19] = [
     "game_id",
 ];
 
-/// The tag columns of a game's rows, decoded to text into one buffer: one
-/// allocation a game, not one a column.
-#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
-pub struct TagColumns {
-    text: String,
-    /// Where each column's value is in `text`, in the order of `COLUMNS`.
-    ranges: [(u32, u32); COLUMNS],
-}
-
-/// The tag columns, in the order `Tags::reported` numbers them: Event,
-/// Site, Date, Round, White, Black, Result, Termination, then the six of
-/// `GameResult::players`.
-const COLUMNS: usize = crate::read::tags::REPORTED;
-
-impl TagColumns {
-    /// The value of column `i`; empty when the tag is absent.
-    fn get(&self, i: usize) -> &str {
-        let (start, end) = self.ranges.get(i).copied().unwrap_or_default();
-        self.text
-            .get(start as usize..end as usize)
-            .unwrap_or_default()
-    }
-}
-
 /// One game, checked: what the reports say about it.
 #[derive(Debug, Clone)]
 pub struct GameResult {
     /// 1-based line of the game's first byte.
     pub line: u64,
-    /// Tag values for the reports, decoded to text ([`GameResult::event`]
-    /// and the others).
+    /// Tag values for the reports, decoded to text ([`GameResult::tag`]).
     pub tags: TagColumns,
     /// The verdict.
     pub verdict: Verdict,
@@ -157,56 +133,15 @@ impl GameResult {
         }
     }
 
-    /// Event tag.
-    pub fn event(&self) -> &str {
-        self.tags.get(0)
-    }
-
-    /// Site tag.
-    pub fn site(&self) -> &str {
-        self.tags.get(1)
-    }
-
-    /// Date tag.
-    pub fn date(&self) -> &str {
-        self.tags.get(2)
-    }
-
-    /// Round tag.
-    pub fn round(&self) -> &str {
-        self.tags.get(3)
-    }
-
-    /// White tag.
-    pub fn white(&self) -> &str {
-        self.tags.get(4)
-    }
-
-    /// Black tag.
-    pub fn black(&self) -> &str {
-        self.tags.get(5)
-    }
-
-    /// Result tag.
-    pub fn result(&self) -> &str {
-        self.tags.get(6)
-    }
-
-    /// Termination tag.
-    pub fn termination(&self) -> &str {
-        self.tags.get(7)
-    }
-
-    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
-    /// BlackTitle: what `--trf` compares with the TRF.
-    pub fn players(&self) -> [&str; 6] {
-        std::array::from_fn(|i| self.tags.get(8 + i))
+    /// The value of `tag`; empty when the tag is absent.
+    pub fn tag(&self, tag: Tag) -> &str {
+        self.tags.get(tag)
     }
 
     /// About the bytes the result holds, its heap included: what bounds
     /// the results waiting for the writer, whatever their findings.
     pub fn weight(&self) -> usize {
-        let columns = self.tags.text.capacity();
+        let columns = self.tags.capacity();
         let findings = self
             .findings
             .iter()
@@ -231,14 +166,7 @@ impl GameResult {
             number,
             line: self.line,
             fingerprint: self.fingerprint,
-            event: self.event(),
-            site: self.site(),
-            date: self.date(),
-            round: self.round(),
-            white: self.white(),
-            black: self.black(),
-            result: self.result(),
-            players: self.players(),
+            tags: self.tags.values(),
             folded: self.folded,
             expected: self.verdict.expected,
             accepted: &self.suppressions,
@@ -249,69 +177,25 @@ impl GameResult {
     /// first: one an earlier game filled, or a new one); the first of each
     /// name counts.
     pub fn fill_tags(&mut self, game: &RawGame<'_>, buffer: String) {
-        self.tags.text = buffer;
-        self.tags.text.clear();
-        let text = game.tags.ascii_text();
-        for column in 0..COLUMNS {
-            if let Some(text) = text {
-                if let Some(value) = game.tags.reported_ascii(text, column) {
-                    self.tags.put(column, value);
-                }
-            } else if let Some(value) = game.tags.reported(column) {
-                self.tags.put(column, &decode(value).0);
-            }
-        }
-        // Tags of megabytes: the columns are held as long as the game is
-        // in flight, so not twice over.
-        if self.tags.text.len() > LARGE_TEXT
-            && self.tags.text.capacity() > self.tags.text.len() * 5 / 4
-        {
-            self.tags.text.shrink_to_fit();
-        }
+        self.tags = TagColumns::of(game.tags, buffer);
     }
 
     /// Whether its tag columns hold more than a game's usually do.
     pub fn holds_large_tags(&self) -> bool {
-        self.tags.text.capacity() > LARGE_TEXT
+        self.tags.is_large()
     }
 
     /// The buffer its tag columns are in, for another game's (a large one
     /// is let go, not kept for later games).
     pub fn into_tag_text(self) -> String {
-        if self.tags.text.capacity() > LARGE_TEXT {
-            return String::new();
-        }
-        self.tags.text
+        self.tags.into_buffer()
     }
 
     /// The game with its tag columns in `buffer`.
     #[cfg(test)]
     pub fn with_tag_text(mut self, buffer: String) -> GameResult {
-        self.tags.text = buffer;
+        self.tags = self.tags.with_buffer(buffer);
         self
-    }
-}
-
-/// Tag columns longer than this are held at their length, and their
-/// buffer is not reused.
-const LARGE_TEXT: usize = 64 << 10;
-
-impl TagColumns {
-    /// Sets column `i`.
-    fn put(&mut self, i: usize, value: &str) {
-        if self.text.capacity() == 0 {
-            // Enough for most games' columns at once.
-            self.text.reserve(value.len().max(120));
-        }
-        let start = self.text.len();
-        self.text.push_str(value);
-        let end = self.text.len();
-        if let Some(range) = self.ranges.get_mut(i) {
-            *range = (
-                u32::try_from(start).unwrap_or(u32::MAX),
-                u32::try_from(end).unwrap_or(u32::MAX),
-            );
-        }
     }
 }
 
@@ -320,11 +204,7 @@ struct Cells<'a> {
     /// The input's name as the run knows it.
     name: &'a str,
     number: u64,
-    white: &'a str,
-    black: &'a str,
-    date: &'a str,
-    round: &'a str,
-    result: &'a str,
+    tags: TagValues<'a>,
     id: String,
 }
 
@@ -333,11 +213,7 @@ impl<'a> Cells<'a> {
         Cells {
             name,
             number,
-            white: game.white(),
-            black: game.black(),
-            date: game.date(),
-            round: game.round(),
-            result: game.result(),
+            tags: game.tags.values(),
             id: game_id(game.fingerprint),
         }
     }
@@ -534,13 +410,7 @@ impl Report {
                 file,
                 number,
                 line: game.line,
-                white: game.white(),
-                black: game.black(),
-                event: game.event(),
-                site: game.site(),
-                round: game.round(),
-                date: game.date(),
-                result: game.result(),
+                tags: cells.tags,
                 game_id: &cells.id,
                 changes: game.fixed.as_ref().map_or(&[], |f| &f.changes),
             };
@@ -593,11 +463,7 @@ impl Report {
             file: cells.name,
             game: cells.number,
             line: f.line,
-            white: cells.white,
-            black: cells.black,
-            date: cells.date,
-            round: cells.round,
-            result: cells.result,
+            tags: cells.tags,
             ply,
             number: number_label,
             san,
@@ -647,15 +513,15 @@ impl Report {
             file: &text(cells.name),
             game: cells.number,
             line: game.line,
-            event: &text(game.event()),
-            site: &text(game.site()),
-            date: &text(cells.date),
-            round: &text(cells.round),
-            white: &text(cells.white),
-            black: &text(cells.black),
-            result: &text(cells.result),
+            event: &text(cells.tags.get(Tag::Event)),
+            site: &text(cells.tags.get(Tag::Site)),
+            date: &text(cells.tags.get(Tag::Date)),
+            round: &text(cells.tags.get(Tag::Round)),
+            white: &text(cells.tags.get(Tag::White)),
+            black: &text(cells.tags.get(Tag::Black)),
+            result: &text(cells.tags.get(Tag::Result)),
             plies: game.verdict.plies,
-            termination: &text(game.termination()),
+            termination: &text(cells.tags.get(Tag::Termination)),
             board_end: game.verdict.board_end.as_str(),
             expected_result: game.verdict.expected.map_or("", result_str),
             errors: counts[Severity::Error as usize],
@@ -704,11 +570,7 @@ impl Report {
                 file: tournament.name(),
                 game: 0,
                 line: f.line,
-                white: "",
-                black: "",
-                date: "",
-                round: "",
-                result: "",
+                tags: TagValues::default(),
                 ply: None,
                 number: "",
                 san: "",

@@ -20,6 +20,7 @@ use crate::{
     checks::across::tournament::{Cell, Row},
     finding::{ClockStrip, Finding, Kind, Severity},
     fix::Change,
+    read::{game::TagValues, tags::Tag},
     report::cell::CELL_MAX,
 };
 
@@ -110,20 +111,8 @@ pub struct GameFacts<'a> {
     pub number: u64,
     /// Its first line.
     pub line: u64,
-    /// Tag values.
-    pub white: &'a str,
-    /// Black tag.
-    pub black: &'a str,
-    /// Event tag.
-    pub event: &'a str,
-    /// Site tag (an event is its name and site).
-    pub site: &'a str,
-    /// Round tag.
-    pub round: &'a str,
-    /// Date tag.
-    pub date: &'a str,
-    /// Result tag.
-    pub result: &'a str,
+    /// Its tags (an event is its name and site).
+    pub tags: TagValues<'a>,
     /// The `game_id` column ("" for none).
     pub game_id: &'a str,
     /// The changes `--fix` made.
@@ -268,13 +257,19 @@ impl Page {
             counts[f.kind.severity() as usize] += 1;
         }
         // The round number, before any board number (`3.1`).
-        let round = facts.round.split('.').next().unwrap_or_default().trim();
-        let event = capped(facts.event).into_owned();
+        let round = facts
+            .tags
+            .get(Tag::Round)
+            .split('.')
+            .next()
+            .unwrap_or_default()
+            .trim();
+        let event = capped(facts.tags.get(Tag::Event)).into_owned();
         let key = (event.clone(), RoundKey::of(&capped(round)));
         let known = self.rounds.contains_key(&key);
         if known || self.rounds.len() < MAX_ROUNDS {
             let (sites, more) = self.sites.entry(event).or_default();
-            let site = capped(facts.site);
+            let site = capped(facts.tags.get(Tag::Site));
             if !sites.contains(site.as_ref()) {
                 if sites.len() < MAX_SITES {
                     sites.insert(site.into_owned());
@@ -348,12 +343,12 @@ impl Page {
             file: capped(facts.file).into_owned(),
             number: facts.number,
             line: facts.line,
-            white: capped(facts.white).into_owned(),
-            black: capped(facts.black).into_owned(),
-            event: capped(facts.event).into_owned(),
-            round: capped(facts.round).into_owned(),
-            date: capped(facts.date).into_owned(),
-            result: capped(facts.result).into_owned(),
+            white: capped(facts.tags.get(Tag::White)).into_owned(),
+            black: capped(facts.tags.get(Tag::Black)).into_owned(),
+            event: capped(facts.tags.get(Tag::Event)).into_owned(),
+            round: capped(facts.tags.get(Tag::Round)).into_owned(),
+            date: capped(facts.tags.get(Tag::Date)).into_owned(),
+            result: capped(facts.tags.get(Tag::Result)).into_owned(),
             game_id: facts.game_id.to_owned(),
             findings: shown,
             more: findings.len().saturating_sub(MAX_FINDINGS),
@@ -542,7 +537,7 @@ impl Page {
                 let at = format!("Game {} ({}, line {}): ", facts.number, facts.file, f.line);
                 let list = self
                     .names
-                    .entry(capped(facts.event).into_owned())
+                    .entry(capped(facts.tags.get(Tag::Event)).into_owned())
                     .or_default();
                 list.push(at + &capped(&f.message));
             } else {
@@ -1031,13 +1026,7 @@ mod tests {
             file: "f.pgn",
             number: 1,
             line: 1,
-            white: game.white(),
-            black: game.black(),
-            event: game.event(),
-            site: game.site(),
-            round: game.round(),
-            date: game.date(),
-            result: game.result(),
+            tags: game.tags.values(),
             game_id: "",
             changes: &[],
         };

@@ -3,7 +3,7 @@
 
 use shakmaty::KnownOutcome;
 
-use crate::{checks::suppress::Suppressions, finding::Finding};
+use crate::{checks::suppress::Suppressions, finding::Finding, read::game::TagValues};
 
 /// A game as the run-wide checks see it: where it is, its tags (decoded)
 /// and what the board decided.
@@ -19,23 +19,8 @@ pub struct Seen<'a> {
     ///
     /// [`RawGame::fingerprint`]: crate::read::game::RawGame::fingerprint
     pub fingerprint: Option<u128>,
-    /// Event tag.
-    pub event: &'a str,
-    /// Site tag.
-    pub site: &'a str,
-    /// Date tag.
-    pub date: &'a str,
-    /// Round tag.
-    pub round: &'a str,
-    /// White tag.
-    pub white: &'a str,
-    /// Black tag.
-    pub black: &'a str,
-    /// Result tag.
-    pub result: &'a str,
-    /// WhiteFideId, BlackFideId, WhiteElo, BlackElo, WhiteTitle,
-    /// BlackTitle.
-    pub players: [&'a str; 6],
+    /// Its tags the checks read.
+    pub tags: TagValues<'a>,
     /// White's and Black's names folded, when they name someone
     /// ([`folded_key`](crate::read::game::folded_key)).
     pub folded: [Option<u64>; 2],
@@ -57,6 +42,9 @@ pub trait Across {
 }
 
 #[cfg(test)]
+use crate::read::tags::Tag;
+
+#[cfg(test)]
 impl<'a> Seen<'a> {
     /// Game 1 of `t.pgn` with these players, round and result, and their
     /// `players` tags (WhiteFideId, BlackFideId, WhiteElo, BlackElo,
@@ -67,19 +55,31 @@ impl<'a> Seen<'a> {
         result: &'a str,
         players: [&'a str; 6],
     ) -> Seen<'a> {
+        let [
+            white_id,
+            black_id,
+            white_elo,
+            black_elo,
+            white_title,
+            black_title,
+        ] = players;
         Seen {
             file: "t.pgn",
             number: 1,
             line: 1,
             fingerprint: None,
-            event: "",
-            site: "",
-            date: "",
-            round,
-            white,
-            black,
-            result,
-            players,
+            tags: TagValues::of(&[
+                (Tag::Round, round),
+                (Tag::White, white),
+                (Tag::Black, black),
+                (Tag::Result, result),
+                (Tag::WhiteFideId, white_id),
+                (Tag::BlackFideId, black_id),
+                (Tag::WhiteElo, white_elo),
+                (Tag::BlackElo, black_elo),
+                (Tag::WhiteTitle, white_title),
+                (Tag::BlackTitle, black_title),
+            ]),
             folded: [white, black].map(|name| {
                 let name = name.trim();
                 (!matches!(name, "" | "?" | "-")).then(|| {

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     finding::{Finding, Kind},
-    read::outcome::RESULTS,
+    read::{outcome::RESULTS, tags::Tag},
 };
 
 /// Every game seen so far, by fingerprint, and where each game is.
@@ -165,18 +165,9 @@ impl Across for Duplicates {
             file: here,
             game: game.number,
         };
-        let round = rounds::Game {
-            line: game.line,
-            event: game.event,
-            site: game.site,
-            date: game.date,
-            round: game.round,
-            white: game.white,
-            black: game.black,
-        };
         let files = &self.files;
         self.rounds
-            .see(at, &round, |p| place(files, p.file, here, p.game), out);
+            .see(at, game, |p| place(files, p.file, here, p.game), out);
     }
 }
 
@@ -191,8 +182,9 @@ impl Labels {
     const TAGS: [&str; 3] = ["Event", "Date", "Round"];
 
     fn of(game: &Seen<'_>) -> Labels {
-        let mut packed = result_code(game.result);
-        for (i, value) in [game.event, game.date, game.round].into_iter().enumerate() {
+        let mut packed = result_code(game.tags.get(Tag::Result));
+        for (i, tag) in [Tag::Event, Tag::Date, Tag::Round].into_iter().enumerate() {
+            let value = game.tags.get(tag);
             let bits = (rounds::key(0, &[trim(value)]) & 0x7F) as u32;
             packed |= bits << (3 + 7 * i);
         }

@@ -39,7 +39,10 @@ use super::{
     check::{Across, Seen, trim},
     duplicates::place,
 };
-use crate::finding::{Finding, Kind};
+use crate::{
+    finding::{Finding, Kind},
+    read::tags::Tag,
+};
 
 /// The bytes the table keeps: about 270,000 IDs, beside `--memory-limit`.
 pub const LIMIT: usize = 16 << 20;
@@ -223,11 +226,11 @@ impl Identity {
     /// the event is not known or has no rounds (Round `-`, PGN 8.1.1.4:
     /// a casual or online game).
     fn event(&mut self, game: &Seen<'_>) -> Option<&mut Event> {
-        let event = trim(game.event);
-        if unnamed(event) || trim(game.round) == "-" {
+        let event = trim(game.tags.get(Tag::Event));
+        if unnamed(event) || trim(game.tags.get(Tag::Round)) == "-" {
             return None;
         }
-        let year = trim(game.date).get(..4).unwrap_or_default();
+        let year = trim(game.tags.get(Tag::Date)).get(..4).unwrap_or_default();
         // Archives hold an event's games together: most games are of the
         // event before them.
         if self.last_event.0 == event && self.last_event.1 == year && !self.events.is_empty() {
@@ -281,9 +284,9 @@ impl Identity {
                 event.spellings.insert(folded, player);
             } else if !event.full {
                 event.full = true;
-                let year = game.date.trim().get(..4).unwrap_or("?");
+                let year = game.tags.get(Tag::Date).trim().get(..4).unwrap_or("?");
                 self.crowded
-                    .push(format!("'{}' ({year})", game.event.trim()));
+                    .push(format!("'{}' ({year})", game.tags.get(Tag::Event).trim()));
             }
             return None;
         };
@@ -304,7 +307,7 @@ impl Identity {
             game.line,
             format!(
                 "'{name}' here is written '{other}' in {where_}, of the same event ('{}'): one name written two ways (they fold alike: case, accents, punctuation, word order); one spelling serves the archive.",
-                game.event.trim()
+                game.tags.get(Tag::Event).trim()
             ),
         ))
     }
@@ -360,7 +363,7 @@ impl Identity {
                 "'{name}' has FIDE ID {id} here ({}) and FIDE ID {first} in {where_} ({}), of the same event ('{}'): one name under two IDs (names folded: case, accents, punctuation, word order), and no two ratings to tell two players apart. One ID is wrong, or two players share the name and their games must be told apart; which is for the officer.",
                 rating(elo),
                 rating(first_elo),
-                game.event.trim()
+                game.tags.get(Tag::Event).trim()
             ),
         ))
     }
@@ -418,13 +421,13 @@ impl Across for Identity {
         // Each player named (the workers folded the names of those who
         // are): the name as written, and folded.
         let named = [0, 1].map(|side| {
-            let name = trim([game.white, game.black][side]);
+            let name = trim(game.tags.get(Tag::NAMES[side]));
             game.folded[side].map(|folded| (name, folded))
         });
         if named == [None, None] {
             return;
         }
-        for (player, id) in named.iter().zip(game.players) {
+        for (player, id) in named.iter().zip(Tag::FIDE_IDS.map(|t| game.tags.get(t))) {
             if let Some(player) = *player {
                 out.extend(self.player(game, here, player, id));
             }
@@ -432,8 +435,8 @@ impl Across for Identity {
         if self.event(game).is_some() {
             for (side, player) in named.into_iter().enumerate() {
                 let Some(player) = player else { continue };
-                let id = fide_id(game.players[side]).unwrap_or(0);
-                let given = (id, elo(game.players[2 + side]));
+                let id = fide_id(game.tags.get(Tag::FIDE_IDS[side])).unwrap_or(0);
+                let given = (id, elo(game.tags.get(Tag::ELOS[side])));
                 out.extend(self.spelling(game, here, player, given));
                 out.extend(self.id_conflict(game, here, player, given));
             }
@@ -487,8 +490,8 @@ mod tests {
         // Within an event, the same.
         let event = |number, white| {
             let mut game = seen("e.pgn", number, white, "");
-            game.event = "Open";
-            game.date = "2020.01.01";
+            game.tags.set(Tag::Event, "Open");
+            game.tags.set(Tag::Date, "2020.01.01");
             game
         };
         assert!(messages(&mut identity, &event(1, "Petrosian, Tigran V.")).is_empty());
@@ -573,9 +576,9 @@ mod tests {
 
     fn in_event<'a>(event: &'a str, round: &'a str, number: u64, white: &'a str) -> Seen<'a> {
         let mut game = seen("t.pgn", number, white, "");
-        game.event = event;
-        game.round = round;
-        game.date = "1961.05.01";
+        game.tags.set(Tag::Event, event);
+        game.tags.set(Tag::Round, round);
+        game.tags.set(Tag::Date, "1961.05.01");
         game
     }
 
@@ -644,8 +647,8 @@ mod tests {
     fn in_kolkata(number: u64, mut game: Seen<'_>) -> Seen<'_> {
         game.file = "open.pgn";
         game.number = number;
-        game.event = "Kolkata Open";
-        game.date = "2012.12.03";
+        game.tags.set(Tag::Event, "Kolkata Open");
+        game.tags.set(Tag::Date, "2012.12.03");
         game
     }
 
@@ -682,7 +685,7 @@ mod tests {
         assert!(check(entrant(3, "Kumar, Ajay", "5077777", "1490")).is_empty());
         // Another event's player of that name and rating: nothing either.
         let mut elsewhere = entrant(4, "Kumar, Ajay", "5088888", "2105");
-        elsewhere.event = "Mumbai Open";
+        elsewhere.tags.set(Tag::Event, "Mumbai Open");
         assert!(check(elsewhere).is_empty());
     }
 

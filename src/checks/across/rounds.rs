@@ -34,9 +34,11 @@
 //! of theirs comes again, which gives the findings of a run that keeps
 //! them all (`bench/ROUNDS-MEMORY.md`).
 
+use super::check::Seen;
 use crate::{
     finding::{Finding, Kind},
     read::hash::{ByHash, Fnv, Hashes},
+    read::tags::Tag,
 };
 
 /// A hash of some strings after `seed`, letters folded to lower case:
@@ -64,25 +66,6 @@ pub struct Place {
     pub file: u32,
     /// The game's number in that input.
     pub game: u64,
-}
-
-/// The tags of a game that place it in a round.
-#[derive(Debug, Clone, Copy)]
-pub struct Game<'a> {
-    /// Where the game starts (its first byte's line).
-    pub line: u64,
-    /// Event tag.
-    pub event: &'a str,
-    /// Site tag.
-    pub site: &'a str,
-    /// Date tag.
-    pub date: &'a str,
-    /// Round tag.
-    pub round: &'a str,
-    /// White tag.
-    pub white: &'a str,
-    /// Black tag.
-    pub black: &'a str,
 }
 
 /// A board of a game: a hash of (round, `S`), a hash of its pair, and
@@ -326,17 +309,17 @@ impl Rounds {
     pub fn see(
         &mut self,
         at: Place,
-        game: &Game<'_>,
+        game: &Seen<'_>,
         place: impl Fn(Place) -> String,
         out: &mut Vec<Finding>,
     ) {
-        let event = game.event.trim();
-        let round = game.round.trim();
+        let event = game.tags.get(Tag::Event).trim();
+        let round = game.tags.get(Tag::Round).trim();
         let round = round.split_once('.').map_or(round, |(r, _)| r);
         if unknown(round) || unknown(event) {
             return;
         }
-        let year = game.date.trim().get(..4).unwrap_or_default();
+        let year = game.tags.get(Tag::Date).trim().get(..4).unwrap_or_default();
         let id = key(0, &[event, year]);
         self.seen += 1;
         let entry = match self.events.entry(id) {
@@ -429,12 +412,12 @@ impl Event {
     fn see(
         &mut self,
         at: Place,
-        game: &Game<'_>,
+        game: &Seen<'_>,
         place: impl Fn(Place) -> String,
         out: &mut Vec<Finding>,
     ) {
-        let event = game.event.trim();
-        let full = game.round.trim();
+        let event = game.tags.get(Tag::Event).trim();
+        let full = game.tags.get(Tag::Round).trim();
         let (round, sub) = match full.split_once('.') {
             Some((round, sub)) => (round, Some(sub)),
             None => (full, None),
@@ -443,9 +426,9 @@ impl Event {
         // ("It") are used in many places: a player's round is the event's
         // name, site and year. Boards are numbered across sites: one
         // event's broadcasts may write its site two ways (FWWRC 2024).
-        let year = game.date.trim().get(..4).unwrap_or_default();
+        let year = game.tags.get(Tag::Date).trim().get(..4).unwrap_or_default();
         let here = key(0, &[event, year, round]);
-        let event_here = key(0, &[event, year, game.site.trim()]);
+        let event_here = key(0, &[event, year, game.tags.get(Tag::Site).trim()]);
         let players_here = key(event_here, &[round]);
         let sub_hash = sub.map_or(0, |s| key(1, &[s]));
         let shape = self.shapes.entry(here).or_insert(Shape {
@@ -454,7 +437,10 @@ impl Event {
             series: false,
         });
         shape.several |= shape.first_sub != sub_hash;
-        let (white, black) = (game.white.trim(), game.black.trim());
+        let (white, black) = (
+            game.tags.get(Tag::White).trim(),
+            game.tags.get(Tag::Black).trim(),
+        );
         let players = [(white, black, true), (black, white, false)];
         // Each name hashed once: the opponent of player i is name 1 - i.
         let names = [key(0, &[white]), key(0, &[black])];
@@ -564,6 +550,7 @@ impl Event {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::read::game::TagValues;
 
     /// The findings of game `game` of event `event` (site Town, 2024),
     /// seen by `rounds`.
@@ -577,14 +564,17 @@ mod tests {
         let mut out = Vec::new();
         rounds.see(
             Place { file: 0, game },
-            &Game {
+            &Seen {
                 line: game,
-                event,
-                site: "Town",
-                date: "2024.01.01",
-                round,
-                white: players[0],
-                black: players[1],
+                tags: TagValues::of(&[
+                    (Tag::Event, event),
+                    (Tag::Site, "Town"),
+                    (Tag::Date, "2024.01.01"),
+                    (Tag::Round, round),
+                    (Tag::White, players[0]),
+                    (Tag::Black, players[1]),
+                ]),
+                ..Seen::pairing(["", ""], "", "", [""; 6])
             },
             |p| format!("game {}", p.game),
             &mut out,

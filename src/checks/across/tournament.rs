@@ -15,6 +15,7 @@ use crate::{
     read::{
         game::fold_name,
         outcome::result_str,
+        tags::Tag,
         trf::{Colour, Outcome, Player, Round, Score, Tournament, Trouble},
     },
 };
@@ -161,27 +162,19 @@ impl TrfAudit {
     fn pairing(&mut self, game: &Seen<'_>) -> Vec<Finding> {
         let mut out = Vec::new();
         let line = game.line;
-        let [
-            white_fide,
-            black_fide,
-            white_elo,
-            black_elo,
-            white_title,
-            black_title,
-        ] = game.players;
-        let white = Side {
-            name: game.white,
-            fide: white_fide,
-            elo: white_elo,
-            title: white_title,
-        };
-        let black = Side {
-            name: game.black,
-            fide: black_fide,
-            elo: black_elo,
-            title: black_title,
-        };
-        let round = game.round.split('.').next().unwrap_or_default().trim();
+        let [white, black] = [0, 1].map(|side| Side {
+            name: game.tags.get(Tag::NAMES[side]),
+            fide: game.tags.get(Tag::FIDE_IDS[side]),
+            elo: game.tags.get(Tag::ELOS[side]),
+            title: game.tags.get(Tag::TITLES[side]),
+        });
+        let round = game
+            .tags
+            .get(Tag::Round)
+            .split('.')
+            .next()
+            .unwrap_or_default()
+            .trim();
         let Some(r) = round
             .parse::<usize>()
             .ok()
@@ -193,7 +186,7 @@ impl TrfAudit {
                 line,
                 format!(
                     "Round '{}' is no round of the TRF ({} rounds), so the game matches no pairing.",
-                    game.round, self.trf.rounds
+                    game.tags.get(Tag::Round), self.trf.rounds
                 ),
             ));
             return out;
@@ -429,7 +422,7 @@ fn white_score(outcome: KnownOutcome) -> Score {
 /// (`theirs`, White's round), with what the board decides, if it does.
 fn result_mismatch(game: &Seen<'_>, w: &Player, b: &Player, theirs: &Round) -> Option<Finding> {
     // The result, from White's side of the game.
-    let recorded = match crate::read::outcome::parse(game.result.as_bytes()) {
+    let recorded = match crate::read::outcome::parse(game.tags.get(Tag::Result).as_bytes()) {
         Some(shakmaty::Outcome::Known(known)) => Some(white_score(known)),
         _ => None,
     };
@@ -456,7 +449,7 @@ fn result_mismatch(game: &Seen<'_>, w: &Player, b: &Player, theirs: &Round) -> O
             game.line,
             format!(
                 "The game's result is '{}' but the TRF's (line {}) is {}.{laws}",
-                game.result,
+                game.tags.get(Tag::Result),
                 w.line,
                 describe(theirs.outcome, w, b)
             ),

@@ -9,6 +9,7 @@ use crate::checks::{Verdict, ending::HowEnded};
 use crate::read::blocks::GUESS_AFTER;
 use crate::read::blocks::{BLOCK_BYTES, Block, MAX_GAME_BYTES, Piece};
 use crate::read::lexer;
+use crate::read::tags::Tag;
 use crate::report::GameResult;
 use crate::{finding::Kind, read::input};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -379,7 +380,11 @@ fn run_rows(path: &std::path::Path, jobs: usize) -> (Vec<String>, Vec<u8>) {
             for g in &games {
                 let codes: Vec<_> = g.findings.iter().map(|f| f.kind.code()).collect();
                 let changes = g.fixed.as_ref().map_or(0, |f| f.changes.len());
-                rows.push(format!("{} {} {codes:?} {changes}", g.line, g.white()));
+                rows.push(format!(
+                    "{} {} {codes:?} {changes}",
+                    g.line,
+                    g.tag(Tag::White)
+                ));
             }
             copy.extend(part);
         }
@@ -550,13 +555,21 @@ fn tag_buffers_the_writer_gives_back_are_filled_again() {
     let mut worker = task.worker();
     let games = worker.check_block(&block());
     assert_eq!(games.len(), 3);
-    assert!(games.iter().all(|g| g.event() == "a" && g.white() == "W"));
-    let given: Vec<*const u8> = games.iter().map(|g| g.event().as_ptr()).collect();
+    assert!(
+        games
+            .iter()
+            .all(|g| g.tag(Tag::Event) == "a" && g.tag(Tag::White) == "W")
+    );
+    let given: Vec<*const u8> = games.iter().map(|g| g.tag(Tag::Event).as_ptr()).collect();
     worker.spares.give(games);
     // The next games' columns are written into those very buffers.
     let again = worker.check_block(&block());
-    assert!(again.iter().all(|g| g.event() == "a" && g.black() == "B"));
-    let mut reused: Vec<*const u8> = again.iter().map(|g| g.event().as_ptr()).collect();
+    assert!(
+        again
+            .iter()
+            .all(|g| g.tag(Tag::Event) == "a" && g.tag(Tag::Black) == "B")
+    );
+    let mut reused: Vec<*const u8> = again.iter().map(|g| g.tag(Tag::Event).as_ptr()).collect();
     reused.sort();
     let mut given = given;
     given.sort();
@@ -578,7 +591,7 @@ fn games_go_back_to_the_worker_that_checked_them() {
         let mut columns = Vec::new();
         worker.check_parts(&block, &mut |checked| {
             if let Checked::Games { games, spares, .. } = checked {
-                columns.extend(games.iter().map(|g| g.event().as_ptr()));
+                columns.extend(games.iter().map(|g| g.tag(Tag::Event).as_ptr()));
                 spares
                     .expect("a worker's games say where they go")
                     .give(games);
@@ -625,7 +638,7 @@ fn a_worker_keeps_the_small_tag_buffers_and_the_list_given_back() {
     };
     let mut list = Vec::with_capacity(PART_GAMES);
     list.extend([game(100), game(SPARE_BYTES * 4), game(0)]);
-    let kept = list[0].event().as_ptr();
+    let kept = list[0].tag(Tag::Event).as_ptr();
     worker.spares.give(list);
     worker.restock();
     // A large buffer, or none, is not kept.
@@ -660,10 +673,10 @@ fn a_game_too_large_is_one_row() {
     let only_roster = |g: &GameResult| g.findings.iter().all(|f| f.kind == Kind::MissingTag);
     assert!(only_roster(&games[0]));
     let huge = &games[1];
-    assert_eq!((huge.line, huge.white()), (6, "W"));
+    assert_eq!((huge.line, huge.tag(Tag::White)), (6, "W"));
     assert_eq!(huge.findings.len(), 1);
     assert_eq!(huge.findings[0].kind, Kind::GameTooLarge);
-    assert_eq!(games[2].event(), "after");
+    assert_eq!(games[2].tag(Tag::Event), "after");
     assert_eq!(games[2].line, lines - 3);
     assert!(only_roster(&games[2]));
 }
