@@ -129,28 +129,18 @@ impl Outputs {
                 .flatten()
                 .flatten()
                 .any(|o| matches!(o, Output::File(_)));
-        let (findings, findings_file) = findings.into_parts();
-        let (games, games_file) = match games.map(output::Opened::into_parts) {
-            Some((writer, file)) => (Some(writer), file),
-            None => (None, None),
-        };
         let mut commit = output::Commit::default();
-        commit.add(findings_file);
-        commit.add(games_file);
-        let results = match results.map(output::Opened::into_parts) {
-            Some((writer, file)) => {
-                commit.add(file);
-                Some(writer)
-            }
-            None => None,
+        // Each output's writer; its file is put in place when the run
+        // completes.
+        let mut writer = |opened: output::Opened| {
+            let (writer, file) = opened.into_parts();
+            commit.add(file);
+            writer
         };
-        let baseline_update = match baseline_update.map(output::Opened::into_parts) {
-            Some((writer, file)) => {
-                commit.add(file);
-                Some(writer)
-            }
-            None => None,
-        };
+        let findings = writer(findings);
+        let games = games.map(&mut writer);
+        let results = results.map(&mut writer);
+        let baseline_update = baseline_update.map(&mut writer);
         let header = !config.no_header;
         let made = report::format::FindingsWriter::new(
             findings,

@@ -135,43 +135,5 @@ pub fn esc(text: &str) -> String {
     out
 }
 
-pub(super) const STYLE: &str = "
-body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 13px; color: #222; margin: 24px auto; max-width: 1100px; padding: 0 16px; }
-h1 { font-size: 22px; margin-bottom: 4px; }
-h2 { font-size: 17px; border-bottom: 2px solid #444; padding-bottom: 3px; margin-top: 28px; }
-h3 { font-size: 14px; margin: 0 0 4px 0; }
-table { border-collapse: collapse; margin: 8px 0; }
-th, td { border: 1px solid #ccc; padding: 3px 7px; text-align: left; vertical-align: top; }
-th { background: #eee; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-table.facts th { width: 130px; }
-.error { color: #b00020; font-weight: bold; }
-.warning { color: #8a5a00; }
-.info { color: #235a97; }
-.badge { display: inline-block; padding: 3px 10px; border-radius: 10px; border: 1px solid #999; margin-right: 6px; font-weight: bold; }
-.badge.error { background: #fde7ea; } .badge.warning { background: #fff4dc; } .badge.info { background: #e6f0fb; }
-article.game { border: 1px solid #bbb; border-left: 6px solid #888; padding: 8px 12px; margin: 12px 0; page-break-inside: avoid; break-inside: avoid; }
-article.game.sev-error { border-left-color: #b00020; } article.game.sev-warning { border-left-color: #d49500; } article.game.sev-info { border-left-color: #235a97; }
-article.game .result { font-weight: normal; color: #555; }
-.where { color: #555; margin: 0 0 6px 0; }
-ul.findings { margin: 4px 0; padding-left: 16px; } ul.findings li { margin: 2px 0; }
-.also { color: #555; margin: 2px 0; }
-.card-body { display: flex; gap: 12px; align-items: flex-start; }
-.card-text { flex: 1; min-width: 0; }
-.boards { display: flex; flex-wrap: wrap; gap: 8px; flex: none; max-width: 50%; }
-figure { margin: 0; }
-figcaption { font-size: 10px; color: #555; text-align: center; max-width: 170px; }
-svg.board { width: 170px; height: 170px; }
-table.clocks { margin: 0; font-size: 11px; } table.clocks td, table.clocks th { padding: 1px 5px; } table.clocks tr.marked td { font-weight: bold; background: #fff4dc; }
-svg.board .piece { font-family: 'DejaVu Sans', 'Segoe UI Symbol', 'Noto Sans Symbols2', serif; font-size: 22px; text-anchor: middle; }
-svg.board .coord { font-size: 9px; fill: #555; text-anchor: middle; }
-ul.changes { margin: 2px 0 0 0; } .changes-title { margin: 6px 0 0 0; font-weight: bold; }
-code { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; white-space: nowrap; }
-.cell { white-space: nowrap; font-size: 11px; }
-.cell.agrees { background: #e3f4e1; } .cell.differs { background: #fde7ea; color: #b00020; font-weight: bold; }
-.cell.missing { background: #fff0cc; color: #8a5a00; font-weight: bold; } .cell.no-game { color: #777; }
-span.cell { padding: 1px 6px; border: 1px solid #ccc; }
-table.crosstable td, table.crosstable th { padding: 2px 4px; }
-.sites, .sha { font-size: 11px; color: #555; } tr.codes td { font-size: 11px; color: #444; border-top: none; } .sha code { font-size: 10px; }
-@media print { body { margin: 0; max-width: none; font-size: 10px; } h2 { page-break-after: avoid; } article.game { margin: 6px 0; padding: 4px 8px; } svg.board { width: 140px; height: 140px; } figcaption { max-width: 140px; } table.crosstable td, table.crosstable th { padding: 1px 3px; } .cell { font-size: 9px; } }
-";
+/// The page's style sheet (`page.css`).
+pub(super) const STYLE: &str = concat!("\n", include_str!("page.css"));
