@@ -385,6 +385,63 @@ fn whole_corpora_one_row_per_game_and_same_output_for_any_thread_count() {
     }
 }
 
+/// The game ids (the first 64 bits of each game's fingerprint) of the
+/// shared corpora's games collide as an ideal hash's would: in each
+/// 24-bit slice of them, the pairs of distinct ids that share the slice
+/// are as many as chance gives (within six standard deviations), so the
+/// 96 bits the duplicates table keeps have the odds of a random key
+/// (docs/limits.md). And games with one id have one length, as copies do.
+#[test]
+#[ignore = "reads ../shared/corpora; .ci/run runs it"]
+fn game_ids_collide_on_the_corpora_as_an_ideal_hash_would() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.csv");
+    let out = bin()
+        .args([
+            "-q",
+            "--fail-on",
+            "never",
+            "--findings",
+            "/dev/null",
+            "--games",
+        ])
+        .arg(&games)
+        .arg(corpora())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut reader = csv::Reader::from_path(&games).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (id, plies) = (column("game_id"), column("plies"));
+    let mut length: std::collections::HashMap<u64, String> = Default::default();
+    for row in reader.records() {
+        let row = row.unwrap();
+        if row[id].is_empty() {
+            continue;
+        }
+        let key = u64::from_str_radix(&row[id], 16).unwrap();
+        let first = length.entry(key).or_insert_with(|| row[plies].to_owned());
+        assert_eq!(*first, row[plies], "game id {} of two lengths", &row[id]);
+    }
+    let ids: Vec<u64> = length.into_keys().collect();
+    assert!(ids.len() > 100_000, "{} distinct ids", ids.len());
+    let pairs = (ids.len() * (ids.len() - 1) / 2) as f64;
+    for shift in [0, 20, 40] {
+        let mut slices: std::collections::HashMap<u64, u64> = Default::default();
+        for id in &ids {
+            *slices.entry((id >> shift) & 0xFF_FFFF).or_default() += 1;
+        }
+        let sharing: u64 = slices.values().map(|&n| n * (n - 1) / 2).sum();
+        let expected = pairs / f64::from(1u32 << 24);
+        assert!(
+            (sharing as f64 - expected).abs() < 6.0 * expected.sqrt(),
+            "bits {shift}..{}: {sharing} pairs share them, chance gives {expected:.0}",
+            shift + 24
+        );
+    }
+}
+
 /// The round checks on the real files that shaped their rule (docs/reading.md, "How
 /// rounds are read"): counts of each code by event.
 #[test]

@@ -14,7 +14,8 @@
 //! or two ahead (`ahead_far`, `ahead_near`).
 //!
 //! A record keeps 96 bits of the 128-bit fingerprint (two games in a
-//! billion share them with odds of one in 10^11), 40 bits of the game's
+//! billion share them with odds of one in 10^11, the odds of a random
+//! key: docs/limits.md says how the corpora measure the hash), 40 bits of the game's
 //! ordinal in the run and 24 bits of labels (`Seen`).
 //!
 //! Past a memory limit (`--memory-limit`) the sorted array is written to
