@@ -383,6 +383,13 @@ impl<'a> TagValues<'a> {
     pub fn set(&mut self, tag: Tag, value: &'a str) {
         self.0[tag as usize] = value;
     }
+
+    /// The round of the Round tag, before any sub-round or board (`3.1`:
+    /// `3`; PGN 8.1.1.4), trimmed.
+    pub fn round_number(&self) -> &'a str {
+        let round = self.get(Tag::Round);
+        round.split('.').next().unwrap_or(round).trim()
+    }
 }
 
 /// A game's [`TagValues`] decoded to text into one buffer: one allocation

@@ -259,13 +259,7 @@ impl Page {
             counts[f.kind.severity() as usize] += 1;
         }
         // The round number, before any board number (`3.1`).
-        let round = facts
-            .tags
-            .get(Tag::Round)
-            .split('.')
-            .next()
-            .unwrap_or_default()
-            .trim();
+        let round = facts.tags.round_number();
         let event = capped(facts.tags.get(Tag::Event)).into_owned();
         let key = (event.clone(), RoundKey::of(&capped(round)));
         let known = self.rounds.contains_key(&key);

@@ -168,13 +168,7 @@ impl TrfAudit {
             elo: game.tags.get(Tag::ELOS[side]),
             title: game.tags.get(Tag::TITLES[side]),
         });
-        let round = game
-            .tags
-            .get(Tag::Round)
-            .split('.')
-            .next()
-            .unwrap_or_default()
-            .trim();
+        let round = game.tags.round_number();
         let Some(r) = round
             .parse::<usize>()
             .ok()
