@@ -453,6 +453,19 @@ impl TagColumns {
         columns
     }
 
+    /// Columns holding `values`, each as `shown` shows it (cut short for a
+    /// page, say).
+    pub fn of_values<'v>(
+        values: TagValues<'v>,
+        shown: impl Fn(&'v str) -> Cow<'v, str>,
+    ) -> TagColumns {
+        let mut columns = TagColumns::default();
+        for (i, value) in values.0.into_iter().enumerate() {
+            columns.put(i, &shown(value));
+        }
+        columns
+    }
+
     /// Sets column `i`.
     fn put(&mut self, i: usize, value: &str) {
         if self.text.capacity() == 0 {

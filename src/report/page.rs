@@ -23,7 +23,10 @@ use crate::{
     checks::across::tournament::{Cell, Row},
     finding::{ClockStrip, Finding, Kind, Severity},
     fix::Change,
-    read::{game::TagValues, tags::Tag},
+    read::{
+        game::{TagColumns, TagValues},
+        tags::Tag,
+    },
 };
 
 /// Games with findings the page shows (errors first).
@@ -64,12 +67,8 @@ struct Card {
     file: String,
     number: u64,
     line: u64,
-    white: String,
-    black: String,
-    event: String,
-    round: String,
-    date: String,
-    result: String,
+    /// Its tags, each cut short as the page shows it.
+    tags: TagColumns,
     game_id: String,
     findings: Vec<Shown>,
     more: usize,
@@ -339,12 +338,7 @@ impl Page {
             file: capped(facts.file).into_owned(),
             number: facts.number,
             line: facts.line,
-            white: capped(facts.tags.get(Tag::White)).into_owned(),
-            black: capped(facts.tags.get(Tag::Black)).into_owned(),
-            event: capped(facts.tags.get(Tag::Event)).into_owned(),
-            round: capped(facts.tags.get(Tag::Round)).into_owned(),
-            date: capped(facts.tags.get(Tag::Date)).into_owned(),
-            result: capped(facts.tags.get(Tag::Result)).into_owned(),
+            tags: TagColumns::of_values(facts.tags, capped),
             game_id: facts.game_id.to_owned(),
             findings: shown,
             more: findings.len().saturating_sub(MAX_FINDINGS),
@@ -645,15 +639,15 @@ fn card_html(out: &mut String, card: &Card) {
     let _ = writeln!(
         out,
         "<article class=\"game sev-{worst}\">\n<h3>{} – {} <span class=\"result\">{}</span></h3>\n<p class=\"where\"><code>{}</code>, game {}, line {} · {} · round {} · {}{}</p>",
-        iso(&card.white),
-        iso(&card.black),
-        iso(&card.result),
+        iso(card.tags.get(Tag::White)),
+        iso(card.tags.get(Tag::Black)),
+        iso(card.tags.get(Tag::Result)),
         iso(&card.file),
         card.number,
         card.line,
-        iso(&card.event),
-        iso(&card.round),
-        iso(&card.date),
+        iso(card.tags.get(Tag::Event)),
+        iso(card.tags.get(Tag::Round)),
+        iso(card.tags.get(Tag::Date)),
         if card.game_id.is_empty() {
             String::new()
         } else {
