@@ -1,5 +1,6 @@
 //! How a game ended, as the record tells it: the board (mate, stalemate, an
-//! automatic draw), the Termination tag (PGN 9.8.1, and lichess's values),
+//! automatic draw), the Termination tag (PGN 9.8.1, and the words of
+//! lichess, TCEC and chess.com),
 //! a clock at zero for the loser's last move (`[%clk 0:00:00]`), or the
 //! closing comment servers and engines write (`{White loses on time}`).
 
@@ -54,7 +55,11 @@ pub fn how_ended(game: &RawGame<'_>, facts: &Facts) -> HowEnded {
             // lichess: mate (seen on the board), resignation or a draw.
             "normal" if decisive => Some(HowEnded::Resignation),
             "normal" => Some(facts.claimable.unwrap_or(HowEnded::Agreement)),
-            _ => None,
+            // TCEC's engine events.
+            "gui adjudication" => Some(HowEnded::Adjudication),
+            "3-fold rep" if !decisive => Some(HowEnded::Repetition),
+            "50-move rule" if !decisive => Some(HowEnded::FiftyMoves),
+            _ => chess_com(t, decisive),
         };
         if let Some(found) = found {
             return found;
@@ -69,6 +74,32 @@ pub fn how_ended(game: &RawGame<'_>, facts: &Facts) -> HowEnded {
         return found;
     }
     HowEnded::Unknown
+}
+
+/// chess.com's Termination (lower case): `NAME won by resignation`,
+/// `NAME won on time`, `NAME won - game abandoned`, `Game drawn by
+/// repetition` and the like. Mate, stalemate and insufficient material
+/// are the board's to tell.
+fn chess_com(termination: &str, decisive: bool) -> Option<HowEnded> {
+    if let Some(how) = termination.strip_prefix("game drawn by ") {
+        return match how {
+            _ if decisive => None,
+            "agreement" => Some(HowEnded::Agreement),
+            "repetition" => Some(HowEnded::Repetition),
+            "50-move rule" => Some(HowEnded::FiftyMoves),
+            // A flag fell against a side that could not mate (FIDE 2023 6.9).
+            "timeout vs insufficient material" => Some(HowEnded::TimeForfeit),
+            _ => None,
+        };
+    }
+    let (_, how) = termination.rsplit_once(" won ")?;
+    match how {
+        _ if !decisive => None,
+        "by resignation" => Some(HowEnded::Resignation),
+        "on time" => Some(HowEnded::TimeForfeit),
+        "- game abandoned" => Some(HowEnded::Abandoned),
+        _ => None,
+    }
 }
 
 /// Whether the loser's last clock reading is zero.
@@ -175,6 +206,51 @@ mod tests {
             ("Normal", DRAW, HowEnded::Agreement),
             ("Abandoned", WHITE_WINS, HowEnded::Abandoned),
             ("rules infraction", WHITE_WINS, HowEnded::RulesInfraction),
+        ];
+        for (termination, result, want) in cases {
+            let pgn = format!("[Termination \"{termination}\"]\n\n1. e4 *");
+            assert_eq!(ended(&pgn, BoardEnd::Open, result), want, "{termination}");
+        }
+    }
+
+    #[test]
+    fn reads_the_words_of_tcec_and_chess_com() {
+        let cases = [
+            ("GUI adjudication", WHITE_WINS, HowEnded::Adjudication),
+            ("3-fold rep", DRAW, HowEnded::Repetition),
+            ("50-move rule", DRAW, HowEnded::FiftyMoves),
+            (
+                "MagnusCarlsen won on time",
+                WHITE_WINS,
+                HowEnded::TimeForfeit,
+            ),
+            (
+                "hydedfg won by resignation",
+                WHITE_WINS,
+                HowEnded::Resignation,
+            ),
+            ("a won - game abandoned", WHITE_WINS, HowEnded::Abandoned),
+            ("Game drawn by agreement", DRAW, HowEnded::Agreement),
+            ("Game drawn by repetition", DRAW, HowEnded::Repetition),
+            ("Game drawn by 50-move rule", DRAW, HowEnded::FiftyMoves),
+            (
+                "Game drawn by timeout vs insufficient material",
+                DRAW,
+                HowEnded::TimeForfeit,
+            ),
+            // The board's to tell, and words that contradict the result.
+            ("Hikaru won by checkmate", WHITE_WINS, HowEnded::Unknown),
+            ("Game drawn by stalemate", DRAW, HowEnded::Unknown),
+            (
+                "Game drawn by insufficient material",
+                DRAW,
+                HowEnded::Unknown,
+            ),
+            ("Game drawn by repetition", WHITE_WINS, HowEnded::Unknown),
+            ("Hikaru won on time", DRAW, HowEnded::Unknown),
+            ("3-fold rep", WHITE_WINS, HowEnded::Unknown),
+            // A player named "won" who won on time.
+            ("won won on time", WHITE_WINS, HowEnded::TimeForfeit),
         ];
         for (termination, result, want) in cases {
             let pgn = format!("[Termination \"{termination}\"]\n\n1. e4 *");
