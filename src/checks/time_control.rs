@@ -118,7 +118,8 @@ fn period(text: &str) -> Option<Period> {
         Some((base, increment)) => (duration(base)?, duration(increment)?),
         None => (duration(rest)?, 0.0),
     };
-    (moves != Some(0) && base >= 0.0).then_some(Period {
+    // A period of no time and nothing added (`40/0`) is no control.
+    (moves != Some(0) && base >= 0.0 && base + increment > 0.0).then_some(Period {
         moves,
         base,
         increment,
@@ -251,6 +252,9 @@ mod tests {
             "15 furlongs",
             "40/",
             "0/300",
+            // A period of no time is no control (FIDE has none such).
+            "40/0",
+            "0 min",
             "+",
             "",
             "1:30 pm",
