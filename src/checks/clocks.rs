@@ -74,7 +74,18 @@ pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mu
             derived: false,
         };
         if let Some(periods) = periods {
-            let control = Control::new(periods, &moves, start, &lexed.comments.clocks);
+            // lichess's arena lets a player give up half the time and the
+            // increment ("berserk"); no other source does.
+            let lichess = game
+                .tags
+                .get("Site")
+                .is_some_and(|site| memchr::memmem::find(site, b"lichess.org").is_some());
+            let berserk_from = if lichess {
+                &lexed.comments.clocks[..]
+            } else {
+                &[]
+            };
+            let control = Control::new(periods, &moves, start, berserk_from);
             rises(game, &moves, &control, &readings, findings);
             past_flag(game, &moves, &control, &readings, end, findings);
         }
@@ -196,7 +207,8 @@ struct Control {
     /// whole game (`180+2`).
     flat: Option<u64>,
     /// Sides that gave up their increment for half their time (lichess's
-    /// arena "berserk"): the first reading is at most half the time.
+    /// arena "berserk"): the first reading is at most half the time. Only
+    /// the readings of a lichess game are looked at for it.
     berserk: [bool; 2],
 }
 
@@ -390,7 +402,12 @@ fn rises(
             continue;
         };
         let before = u64::from(previous.tenths);
-        let allowed = control.added(mover, moves.number(clock.ply));
+        // Each of the player's moves since the last reading adds what the
+        // control gives it (a move without a reading in between too).
+        let allowed = (previous.ply + 2..=clock.ply)
+            .step_by(2)
+            .map(|ply| control.added(mover, moves.number(ply)))
+            .sum();
         let now = u64::from(clock.tenths);
         if now > before + allowed + u64::from(SLACK) {
             if first_rise.is_none() {
@@ -611,8 +628,9 @@ mod tests {
             "1. e4 {[%clk 0:03:01]} e5 2. Nf3 {[%clk 0:09:00]} *",
             // Without an increment, 0:00:00 may be under a second left.
             "[TimeControl \"60+0\"]\n\n1. e4 {[%clk 0:00:00]} e5 2. Nf3 *",
-            // A side that went berserk (half its time) has no increment.
-            "[TimeControl \"180+1\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:01:30]} \
+            // A side that went berserk on lichess (half its time) has no
+            // increment.
+            "[Site \"https://lichess.org/abcdefgh\"]\n[TimeControl \"180+1\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:01:30]} \
              2. Nf3 {[%clk 0:03:00]} Nc6 {[%clk 0:00:00]} 3. Bc4 {[%clk 0:03:00]} Nf6 *",
             // A loss on time by the side to move, whatever its clock said.
             "[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n\
@@ -620,6 +638,17 @@ mod tests {
             // The loser moved last with the clock at zero: the flag fell.
             "[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n\n\
              1. e4 {[%clk 0:00:00]} 0-1",
+            // Two moves since Black's last reading: two increments.
+            "[TimeControl \"180+5\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:02:55]} \
+             2. Nf3 {[%clk 0:03:00]} Nc6 3. Bc4 {[%clk 0:03:00]} Nf6 {[%clk 0:03:04]} *",
+            // A late arrival over the board keeps the increment.
+            "[Site \"Wijk aan Zee NED\"]\n[TimeControl \"5400+30\"]\n\n\
+             1. e4 {[%clk 1:30:30]} e5 {[%clk 0:40:00]} 2. Nf3 {[%clk 1:30:50]} \
+             Nc6 {[%clk 0:40:20]} *",
+            // A daily game: each move has its own days (chess.com 1/432000).
+            "[Site \"Chess.com\"]\n[TimeControl \"1/432000\"]\n\n\
+             1. e4 {[%clk 119:59:50]} e5 {[%clk 40:00:00]} 2. Nf3 {[%clk 100:00:00]} \
+             Nc6 {[%clk 110:00:00]} *",
             // A reading after the end is not read.
             "[TimeControl \"180+2\"]\n\n1. e4 {[%clk 0:03:01]} * {[%clk 0:09:00]}",
         ] {
