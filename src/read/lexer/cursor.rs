@@ -21,7 +21,9 @@ static TOKEN_END: [bool; 256] = byte_set(b" \t\n\r{}()!?$;.*");
 /// `scan_movetext` can end a game or hide what follows: `{`, `;`, a line
 /// end, `(`, `$`; and the marker `*`), and at a byte of `LEADS` (a digit or
 /// the first byte of `½`) that starts a token, after a byte of `ENDS` (a
-/// token terminator).
+/// token terminator after which the full scan starts a token: every one
+/// but `}`, which outside a comment pgn-reader skips with the token after
+/// it, so that `}1-0` is no marker).
 static SKIM_CLASS: [u8; 256] = {
     let stop = byte_set(b"{;\n($*");
     let leads = byte_set(b"0123456789\xc2");
@@ -35,7 +37,7 @@ static SKIM_CLASS: [u8; 256] = {
         if leads[b] {
             class |= LEADS;
         }
-        if TOKEN_END[b] {
+        if TOKEN_END[b] && b != b'}' as usize {
             class |= ENDS;
         }
         table[b] = class;

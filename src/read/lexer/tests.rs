@@ -89,6 +89,18 @@ fn read_san_agrees_with_shakmaty() {
     assert!(tried > 2_900_000);
 }
 
+/// A `}` outside a comment takes the token after it with it, in the skim
+/// as in the scan (pgn-reader skips it and reads on to the token's end):
+/// `}1-0` is no marker, and the game runs on to the next tag line.
+#[test]
+fn a_stray_brace_hides_the_marker_after_it_from_the_skim_too() {
+    let bytes = b"[Event \"a\"]\n\n1. e4 e5 }1-0\n\n[Event \"b\"]\n\n1. d4 *\n";
+    let ends = game_ends(bytes, false);
+    assert_eq!(game_ends(bytes, true), ends);
+    // It ends where the next game's tags start, not at the blank line.
+    assert_eq!(ends[0], (28, 5), "{ends:?}");
+}
+
 #[test]
 fn skims_end_games_where_scans_do() {
     let files = crate::testing::plain_pgn_files(&crate::testing::fixtures());
