@@ -68,6 +68,9 @@ pub enum Article {
     ClockPaused,
     /// A flag counts once the arbiter sees it or a player claims it.
     FlagNoticed,
+    /// A flag fell in a 60- or 30-minute rapid game: a loss, unless the
+    /// opponent cannot mate by any series of moves (the 1994 appendix).
+    RapidFlagFall,
 }
 
 /// What a kind of finding rests on.
@@ -200,6 +203,9 @@ impl Edition {
             (Fide1994, TimeControl) => "FIDE 1994 12.1",
             (Fide1994, ClockPaused) => "FIDE 1994 12.3",
             (Fide1994, FlagNoticed) => "FIDE 1994 12.2",
+            (Fide1994, RapidFlagFall) => "Rapid 1994 11(2)",
+            (Fide2023, RapidFlagFall) => "FIDE 2023 6.9",
+            (Fide2000, RapidFlagFall) => "FIDE 2000 6.9",
             // Not in the edition: the automatic draws before 2014; a
             // resignation the winner could not earn before 2023; the lone
             // king, which only 1994 settles outright.

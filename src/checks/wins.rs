@@ -13,10 +13,10 @@
 
 use shakmaty::{Chess, Color, KnownOutcome};
 
-use super::{ending::HowEnded, verdict::Judging};
+use super::{ending::HowEnded, time_control::Period, verdict::Judging};
 use crate::{
     board::replay,
-    board::rules::Edition,
+    board::rules::{Article, Edition, Source},
     board::winnable::{self, Search, Winnability},
     finding::{Finding, Kind},
     read::{game::RawGame, outcome::result_str},
@@ -30,6 +30,22 @@ pub enum Unearned {
     Yes,
     /// Neither side could mate: the position is dead.
     Dead,
+}
+
+/// Whether the game is one the 1994 appendix on rapid chess governs: all
+/// its moves in 60 or 30 minutes a player (its Art. 1), as the
+/// TimeControl states it (`3600`, `1800`, `60 min`).
+fn rapid(game: &RawGame<'_>) -> bool {
+    let periods = game
+        .tags
+        .get("TimeControl")
+        .and_then(|value| std::str::from_utf8(value).ok())
+        .and_then(super::time_control::periods);
+    matches!(
+        periods.as_deref(),
+        Some([Period { moves: None, base, increment }])
+            if (*base == 1800.0 || *base == 3600.0) && *increment == 0.0
+    )
 }
 
 /// A decisive result not ended by mate: can the recorded winner still mate
@@ -50,7 +66,9 @@ pub fn unearned(
         _ if bare && !matches!(how_ended, HowEnded::TimeForfeit | HowEnded::Resignation) => {
             Kind::BareKingForfeitWin
         }
-        HowEnded::TimeForfeit if edition != Edition::Fide1994 => Kind::UnwinnableWinOnTime,
+        HowEnded::TimeForfeit if edition != Edition::Fide1994 || rapid(game) => {
+            Kind::UnwinnableWinOnTime
+        }
         HowEnded::Resignation if edition == Edition::Fide2023 => Kind::UnwinnableWinByResignation,
         HowEnded::Unknown if edition != Edition::Fide1994 => Kind::UnexplainedWinUnwinnable,
         _ => return Unearned::No,
@@ -116,10 +134,40 @@ pub fn unearned(
             "The record does not say how the game ended, and {w}, the recorded winner ({score}), cannot checkmate by any series of legal moves from the final position."
         ),
     };
-    findings.push(Finding::new(kind, line, message).with_fen(replay::fen(pos)));
+    let mut finding = Finding::new(kind, line, message).with_fen(replay::fen(pos));
+    if kind == Kind::UnwinnableWinOnTime && edition == Edition::Fide1994 {
+        finding = finding.citing(Source::Law(Article::RapidFlagFall));
+    }
+    findings.push(finding);
     // A forfeit may stand: the result is not known to be wrong.
     if kind == Kind::BareKingForfeitWin {
         return Unearned::No;
     }
     Unearned::Yes
+}
+
+#[cfg(test)]
+mod tests {
+    /// The 1994 appendix governs games of 60 or 30 minutes a player for
+    /// all moves, and no others.
+    #[test]
+    fn rapid_games_are_those_of_60_or_30_minutes_for_all_moves() {
+        for (control, rapid) in [
+            ("1800", true),
+            ("3600", true),
+            ("60 min", true),
+            ("1800+0", true),
+            ("1800+10", false),
+            ("900", false),
+            ("5400", false),
+            ("40/3600", false),
+            ("40/7200:1800", false),
+            ("?", false),
+        ] {
+            let pgn = format!("[TimeControl \"{control}\"]\n\n1. e4 *");
+            let game = crate::testing::game(pgn);
+            assert_eq!(super::rapid(&game.raw()), rapid, "{control}");
+        }
+        assert!(!super::rapid(&crate::testing::game("1. e4 *").raw()));
+    }
 }
