@@ -153,7 +153,7 @@ impl Edition {
     /// such article; a kind resting on it is then never reported under this
     /// edition (`checks::tests::each_kind_from_a_tiny_game` holds the two
     /// together: under each edition, every finding's rule column names that
-    /// edition, the PGN standard or the tool's limit).
+    /// edition, its appendix, the PGN standard or the tool's limit).
     pub fn cite(self, article: Article) -> Option<&'static str> {
         use Article::*;
         use Edition::*;
@@ -203,16 +203,16 @@ impl Edition {
             (Fide1994, TimeControl) => "FIDE 1994 12.1",
             (Fide1994, ClockPaused) => "FIDE 1994 12.3",
             (Fide1994, FlagNoticed) => "FIDE 1994 12.2",
+            // The 1994 appendix on 60- and 30-minute rapid games.
             (Fide1994, RapidFlagFall) => "Rapid 1994 11(2)",
-            (Fide2023, RapidFlagFall) => "FIDE 2023 6.9",
-            (Fide2000, RapidFlagFall) => "FIDE 2000 6.9",
             // Not in the edition: the automatic draws before 2014; a
             // resignation the winner could not earn before 2023; the lone
             // king, which only 1994 settles outright.
             (Fide2000 | Fide1994, Fivefold | SeventyFive)
             | (Fide2000, Resignation | BareKing)
             | (Fide2023, BareKing)
-            | (Fide1994, LoneKingForfeit) => return None,
+            | (Fide1994, LoneKingForfeit)
+            | (Fide2023 | Fide2000, RapidFlagFall) => return None,
         })
     }
 
@@ -335,15 +335,26 @@ mod tests {
             Article::Resignation,
             Article::Win,
             Article::LoneKingForfeit,
+            Article::TimeControl,
+            Article::ClockPaused,
+            Article::FlagNoticed,
+            Article::RapidFlagFall,
         ];
         for edition in [Edition::Fide2023, Edition::Fide2000, Edition::Fide1994] {
-            let prefix = format!("FIDE {} ", &edition.name()[5..]);
+            let year = &edition.name()[5..];
+            let prefix = format!("FIDE {year} ");
             for article in articles {
                 if let Some(cited) = edition.cite(article) {
-                    assert!(cited.starts_with(&prefix), "{edition} {article:?}: {cited}");
+                    // The 1994 appendix on rapid games is of that edition.
+                    let appendix = format!("Rapid {year} ");
+                    assert!(
+                        cited.starts_with(&prefix) || cited.starts_with(&appendix),
+                        "{edition} {article:?}: {cited}"
+                    );
                 }
             }
         }
+        assert_eq!(Edition::Fide2023.cite(Article::RapidFlagFall), None);
         assert!(Edition::Fide2023.automatic_draws());
         assert!(!Edition::Fide2000.automatic_draws());
     }

@@ -94,7 +94,12 @@ pub fn unearned(
     if !unwinnable {
         return Unearned::No;
     }
-    if winnable::winnability(pos, !winner, Search::Fast) == Winnability::Unwinnable {
+    // Neither side can mate: a dead position, where the edition says so by
+    // the material (the 1994 Laws count only the 10.4 list, which the
+    // board has already looked for).
+    if edition != Edition::Fide1994
+        && winnable::winnability(pos, !winner, Search::Fast) == Winnability::Unwinnable
+    {
         return Unearned::Dead;
     }
     // The recorded result's line: the Result tag, else the marker.
