@@ -59,7 +59,7 @@ pub fn how_ended(game: &RawGame<'_>, facts: &Facts) -> HowEnded {
             "gui adjudication" => Some(HowEnded::Adjudication),
             "3-fold rep" if !decisive => Some(HowEnded::Repetition),
             "50-move rule" if !decisive => Some(HowEnded::FiftyMoves),
-            _ => chess_com(t, decisive),
+            _ => chess_com(t, result, game),
         };
         if let Some(found) = found {
             return found;
@@ -78,12 +78,13 @@ pub fn how_ended(game: &RawGame<'_>, facts: &Facts) -> HowEnded {
 
 /// chess.com's Termination (lower case): `NAME won by resignation`,
 /// `NAME won on time`, `NAME won - game abandoned`, `Game drawn by
-/// repetition` and the like. Mate, stalemate and insufficient material
-/// are the board's to tell.
-fn chess_com(termination: &str, decisive: bool) -> Option<HowEnded> {
+/// repetition` and the like, where NAME is the recorded winner's White or
+/// Black tag. Mate, stalemate and insufficient material are the board's
+/// to tell.
+fn chess_com(termination: &str, result: KnownOutcome, game: &RawGame<'_>) -> Option<HowEnded> {
     if let Some(how) = termination.strip_prefix("game drawn by ") {
         return match how {
-            _ if decisive => None,
+            _ if result != KnownOutcome::Draw => None,
             "agreement" => Some(HowEnded::Agreement),
             "repetition" => Some(HowEnded::Repetition),
             "50-move rule" => Some(HowEnded::FiftyMoves),
@@ -92,9 +93,22 @@ fn chess_com(termination: &str, decisive: bool) -> Option<HowEnded> {
             _ => None,
         };
     }
-    let (_, how) = termination.rsplit_once(" won ")?;
+    let (name, how) = termination.rsplit_once(" won ")?;
+    let KnownOutcome::Decisive { winner } = result else {
+        return None;
+    };
+    let tag = game.tags.get(if winner == Color::White {
+        "White"
+    } else {
+        "Black"
+    })?;
+    if !String::from_utf8_lossy(tag)
+        .trim()
+        .eq_ignore_ascii_case(name.trim())
+    {
+        return None;
+    }
     match how {
-        _ if !decisive => None,
         "by resignation" => Some(HowEnded::Resignation),
         "on time" => Some(HowEnded::TimeForfeit),
         "- game abandoned" => Some(HowEnded::Abandoned),
@@ -186,6 +200,9 @@ mod tests {
     const WHITE_WINS: Option<Option<KnownOutcome>> = Some(Some(KnownOutcome::Decisive {
         winner: Color::White,
     }));
+    const BLACK_WINS: Option<Option<KnownOutcome>> = Some(Some(KnownOutcome::Decisive {
+        winner: Color::Black,
+    }));
     const DRAW: Option<Option<KnownOutcome>> = Some(Some(KnownOutcome::Draw));
 
     #[test]
@@ -225,11 +242,15 @@ mod tests {
                 HowEnded::TimeForfeit,
             ),
             (
-                "hydedfg won by resignation",
+                "magnuscarlsen won by resignation",
                 WHITE_WINS,
                 HowEnded::Resignation,
             ),
-            ("a won - game abandoned", WHITE_WINS, HowEnded::Abandoned),
+            (
+                "MagnusCarlsen won - game abandoned",
+                WHITE_WINS,
+                HowEnded::Abandoned,
+            ),
             ("Game drawn by agreement", DRAW, HowEnded::Agreement),
             ("Game drawn by repetition", DRAW, HowEnded::Repetition),
             ("Game drawn by 50-move rule", DRAW, HowEnded::FiftyMoves),
@@ -239,7 +260,11 @@ mod tests {
                 HowEnded::TimeForfeit,
             ),
             // The board's to tell, and words that contradict the result.
-            ("Hikaru won by checkmate", WHITE_WINS, HowEnded::Unknown),
+            (
+                "MagnusCarlsen won by checkmate",
+                WHITE_WINS,
+                HowEnded::Unknown,
+            ),
             ("Game drawn by stalemate", DRAW, HowEnded::Unknown),
             (
                 "Game drawn by insufficient material",
@@ -247,13 +272,19 @@ mod tests {
                 HowEnded::Unknown,
             ),
             ("Game drawn by repetition", WHITE_WINS, HowEnded::Unknown),
-            ("Hikaru won on time", DRAW, HowEnded::Unknown),
+            ("MagnusCarlsen won on time", DRAW, HowEnded::Unknown),
             ("3-fold rep", WHITE_WINS, HowEnded::Unknown),
-            // A player named "won" who won on time.
-            ("won won on time", WHITE_WINS, HowEnded::TimeForfeit),
+            // The name is not the recorded winner's.
+            ("Hikaru won on time", WHITE_WINS, HowEnded::Unknown),
+            ("MagnusCarlsen won on time", BLACK_WINS, HowEnded::Unknown),
+            // A player named "won" who won on time, and one who did not.
+            ("won won on time", BLACK_WINS, HowEnded::TimeForfeit),
+            ("won won on time", WHITE_WINS, HowEnded::Unknown),
         ];
         for (termination, result, want) in cases {
-            let pgn = format!("[Termination \"{termination}\"]\n\n1. e4 *");
+            let pgn = format!(
+                "[White \"MagnusCarlsen\"]\n[Black \"won\"]\n[Termination \"{termination}\"]\n\n1. e4 *"
+            );
             assert_eq!(ended(&pgn, BoardEnd::Open, result), want, "{termination}");
         }
     }
