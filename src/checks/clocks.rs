@@ -75,11 +75,13 @@ pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mu
         };
         if let Some(periods) = periods {
             // lichess's arena lets a player give up half the time and the
-            // increment ("berserk"); no other source does.
-            let lichess = game
-                .tags
-                .get("Site")
-                .is_some_and(|site| memchr::memmem::find(site, b"lichess.org").is_some());
+            // increment ("berserk"); no other source does, nor the games
+            // lichess relays from over the board (its broadcasts).
+            let lichess = game.tags.get("Site").is_some_and(|site| {
+                let site = site.to_ascii_lowercase();
+                let has = |part: &[u8]| memchr::memmem::find(&site, part).is_some();
+                has(b"lichess.org") && !has(b"/broadcast")
+            });
             let berserk_from = if lichess {
                 &lexed.comments.clocks[..]
             } else {
@@ -427,8 +429,12 @@ fn rises(
         1 => " One more reading of this game rises too.".to_owned(),
         n => format!(" {n} more readings of this game rise too."),
     };
+    let moves_since = match (clock.ply - previous.ply) / 2 {
+        1 => "that move".to_owned(),
+        n => format!("those {n} moves"),
+    };
     let message = format!(
-        "{who}'s clock rises from {} after {} to {} after {}: {} more, where the time control adds at most {} for that move. A clock runs only down between a player's moves: unless an arbiter or the opponent added time (after an illegal move, or online, where a player may give time), the reading is a relay or clock error, or moves are out of order.{others}",
+        "{who}'s clock rises from {} after {} to {} after {}: {} more, where the time control adds at most {} for {moves_since}. A clock runs only down between a player's moves: unless an arbiter or the opponent added time (after an illegal move, or online, where a player may give time), the reading is a relay or clock error, or moves are out of order.{others}",
         shown(before),
         moves.label(game, previous.ply),
         shown(now),
@@ -585,6 +591,32 @@ mod tests {
     }
 
     /// The clock findings of a one-game PGN.
+    /// A rise over two moves, one without a reading, is held to two
+    /// increments, and the message says so.
+    #[test]
+    fn a_rise_over_moves_without_a_reading_is_held_to_their_increments() {
+        let pgn = "[TimeControl \"180+5\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:03:00]} \
+                   2. Nf3 Nc6 {[%clk 0:03:00]} 3. Bc4 {[%clk 0:03:30]} *";
+        let game = crate::testing::game(pgn);
+        let mut findings = Vec::new();
+        crate::checks::audit(
+            &game.raw(),
+            crate::checks::Judging::default(),
+            &mut crate::checks::draws::history::History::default(),
+            &mut findings,
+        );
+        let rise = findings
+            .iter()
+            .find(|f| f.kind == Kind::ClockRises)
+            .unwrap();
+        assert!(
+            rise.message
+                .contains("30 s more, where the time control adds at most 10 s for those 2 moves"),
+            "{}",
+            rise.message
+        );
+    }
+
     fn clock_findings(pgn: &str) -> Vec<Kind> {
         let judging = crate::checks::Judging {
             edition: crate::board::rules::Edition::Fide2023,
@@ -630,7 +662,7 @@ mod tests {
             "[TimeControl \"60+0\"]\n\n1. e4 {[%clk 0:00:00]} e5 2. Nf3 *",
             // A side that went berserk on lichess (half its time) has no
             // increment.
-            "[Site \"https://lichess.org/abcdefgh\"]\n[TimeControl \"180+1\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:01:30]} \
+            "[Site \"https://Lichess.org/abcdefgh\"]\n[TimeControl \"180+1\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:01:30]} \
              2. Nf3 {[%clk 0:03:00]} Nc6 {[%clk 0:00:00]} 3. Bc4 {[%clk 0:03:00]} Nf6 *",
             // A loss on time by the side to move, whatever its clock said.
             "[Result \"1-0\"]\n[Termination \"Time forfeit\"]\n\n\
@@ -641,6 +673,11 @@ mod tests {
             // Two moves since Black's last reading: two increments.
             "[TimeControl \"180+5\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:02:55]} \
              2. Nf3 {[%clk 0:03:00]} Nc6 3. Bc4 {[%clk 0:03:00]} Nf6 {[%clk 0:03:04]} *",
+            // A late arrival over the board keeps the increment, relayed
+            // by lichess too.
+            "[Site \"https://lichess.org/broadcast/x/round-1/abcd\"]\n[TimeControl \"5400+30\"]\n\n\
+             1. e4 {[%clk 1:30:30]} e5 {[%clk 0:40:00]} 2. Nf3 {[%clk 1:30:50]} \
+             Nc6 {[%clk 0:40:20]} *",
             // A late arrival over the board keeps the increment.
             "[Site \"Wijk aan Zee NED\"]\n[TimeControl \"5400+30\"]\n\n\
              1. e4 {[%clk 1:30:30]} e5 {[%clk 0:40:00]} 2. Nf3 {[%clk 1:30:50]} \
