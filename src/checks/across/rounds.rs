@@ -18,12 +18,20 @@
 //! - Otherwise `S` is a board: a player has one opponent in round `R`, and
 //!   a board taken by another pair is a `duplicate-board` once the round
 //!   has shown more than one board (a knockout listed game 1 of every pair
-//!   first shows only `S` = 1 until its pairs meet again).
+//!   first shows only `S` = 1 until its pairs meet again). That is said
+//!   once a round: a broadcast that numbers two sections' boards each from
+//!   1 doubles every board of every round (FWWRC 2024: 297 boards, 11
+//!   rounds). The same pair twice under one number is said every time.
+//! - Unless every game of the event so far is the player's: then the `S`
+//!   of `R.S` numbers the player's sub-rounds, one opponent each (a
+//!   human–machine event's `7.1` and `7.2`).
 //! - A player met with the same colour by someone new to the event is
 //!   giving a simultaneous display (`Carlsen vs chess.com`, Round "1" for
-//!   all eleven games, Carlsen White in each): not reported. A second game
-//!   with the other colour, or against a player who has already played in
-//!   the event, is.
+//!   all eleven games, Carlsen White in each) from the third such game, or
+//!   from the second when the round so far is the player's alone: not
+//!   reported. Two games in a round that others play in, a game with the
+//!   other colour, or one against a player who has already played in the
+//!   event, are.
 //!
 //! A player's latest game in a round is kept, and each game is compared
 //! with the one before it.
@@ -68,11 +76,12 @@ pub struct Place {
     pub game: u64,
 }
 
-/// A board of a game: a hash of (round, `S`), a hash of its pair, and
-/// the texts its finding names.
+/// A board of a game: a hash of (round, `S`), of its round and of its
+/// pair, and the texts its finding names.
 #[derive(Debug, Clone, Copy)]
 struct Board<'a> {
     key: u64,
+    round: u64,
     pair: u64,
     full: &'a str,
     event: &'a str,
@@ -87,6 +96,8 @@ struct Seat {
     /// A hash of the sub-round (`S` of `R.S`, 0 for none).
     sub: u64,
     white: bool,
+    /// The player's games in the round so far.
+    games: u32,
 }
 
 /// What a round has shown so far.
@@ -97,6 +108,11 @@ struct Shape {
     several: bool,
     /// A pair met again under another `S`: a match series.
     series: bool,
+    /// Its games so far.
+    games: u32,
+    /// A `duplicate-board` of another pair said: the round's other
+    /// doubled boards say nothing more.
+    told: bool,
 }
 
 /// One event's rounds: everything decided about an event (its name and
@@ -106,8 +122,10 @@ struct Event {
     /// By a hash of (round, site, player): the player's latest game there.
     seats: ByHash<Seat>,
     /// Who has played in the event (at its site), by a hash of
-    /// (event, site, player).
-    entrants: Hashes,
+    /// (event, site, player): how many games.
+    entrants: ByHash<u32>,
+    /// Its games with a named player.
+    games: u32,
     /// By a hash of the round: event, year and `R`.
     shapes: ByHash<Shape>,
     /// By a hash of (round, `S`): the first game and a hash of its pair.
@@ -126,7 +144,7 @@ impl Event {
     fn bytes(&self) -> usize {
         std::mem::size_of::<Event>()
             + table_bytes::<(u64, Seat)>(self.seats.capacity())
-            + table_bytes::<u64>(self.entrants.capacity())
+            + table_bytes::<(u64, u32)>(self.entrants.capacity())
             + table_bytes::<(u64, Shape)>(self.shapes.capacity())
             + table_bytes::<(u64, (Place, u64))>(self.boards.capacity())
     }
@@ -136,13 +154,18 @@ impl Event {
         let mut words = vec![self.seats.len() as u64];
         for (&k, s) in &self.seats {
             let at = [u64::from(s.at.file), s.at.game];
-            words.extend([k, at[0], at[1], s.opponent, s.sub, u64::from(s.white)]);
+            let white = u64::from(s.white) | u64::from(s.games) << 1;
+            words.extend([k, at[0], at[1], s.opponent, s.sub, white]);
         }
         words.push(self.entrants.len() as u64);
-        words.extend(&self.entrants);
+        for (&k, &games) in &self.entrants {
+            words.extend([k, u64::from(games)]);
+        }
+        words.push(u64::from(self.games));
         words.push(self.shapes.len() as u64);
         for (&k, s) in &self.shapes {
-            words.extend([k, s.first_sub, u64::from(s.several), u64::from(s.series)]);
+            let flags = u64::from(s.several) | u64::from(s.series) << 1 | u64::from(s.told) << 2;
+            words.extend([k, s.first_sub, flags, u64::from(s.games)]);
         }
         words.push(self.boards.len() as u64);
         for (&k, &(at, pair)) in &self.boards {
@@ -158,26 +181,34 @@ impl Event {
         let mut event = Event::default();
         for _ in 0..next() {
             let (k, file, game) = (next(), next(), next());
+            let (opponent, sub, white) = (next(), next(), next());
             let seat = Seat {
                 at: Place {
                     file: u32::try_from(file).unwrap_or(u32::MAX),
                     game,
                 },
-                opponent: next(),
-                sub: next(),
-                white: next() != 0,
+                opponent,
+                sub,
+                white: white & 1 != 0,
+                games: u32::try_from(white >> 1).unwrap_or(u32::MAX),
             };
             event.seats.insert(k, seat);
         }
         for _ in 0..next() {
-            event.entrants.insert(next());
+            let (k, games) = (next(), next());
+            event
+                .entrants
+                .insert(k, u32::try_from(games).unwrap_or(u32::MAX));
         }
+        event.games = u32::try_from(next()).unwrap_or(u32::MAX);
         for _ in 0..next() {
-            let k = next();
+            let (k, first_sub, flags, games) = (next(), next(), next(), next());
             let shape = Shape {
-                first_sub: next(),
-                several: next() != 0,
-                series: next() != 0,
+                first_sub,
+                several: flags & 1 != 0,
+                series: flags & 2 != 0,
+                told: flags & 4 != 0,
+                games: u32::try_from(games).unwrap_or(u32::MAX),
             };
             event.shapes.insert(k, shape);
         }
@@ -435,8 +466,12 @@ impl Event {
             first_sub: sub_hash,
             several: false,
             series: false,
+            games: 0,
+            told: false,
         });
         shape.several |= shape.first_sub != sub_hash;
+        let round_games = shape.games;
+        shape.games = shape.games.saturating_add(1);
         let (white, black) = (
             game.tags.get(Tag::White).trim(),
             game.tags.get(Tag::Black).trim(),
@@ -461,21 +496,35 @@ impl Event {
             // New to the event, not only to the round: by round 3 of a
             // tournament every player has been seen.
             let newcomer =
-                unknown(opponent) || !self.entrants.contains(&key(event_here, &[opponent]));
+                unknown(opponent) || !self.entrants.contains_key(&key(event_here, &[opponent]));
+            // Every game of the round so far is the player's; and of the
+            // event.
+            let alone = seat.games >= round_games;
+            let event_games = self.entrants.get(&key(event_here, &[players[i].0]));
+            let event_alone = event_games.is_some_and(|&n| n >= self.games);
             twice[i] = if shape.series {
                 // Games of a match series: one opponent in each `R.S`.
                 sub.is_some() && seat.sub == sub_hash
+            } else if sub.is_some() && seat.sub != 0 && seat.sub != sub_hash && event_alone {
+                // One player's sub-rounds (8.1.1.4), in an event of the
+                // player's games alone: a human-machine event.
+                false
             } else {
-                // A simultaneous display: the same colour, someone new.
-                !(seat.white == white && newcomer)
+                // A simultaneous display: the same colour, someone new,
+                // in a third game or in a round of the player's alone.
+                !(seat.white == white && newcomer && (seat.games >= 2 || alone))
             };
         }
         let shape = *shape;
+        if players.iter().any(|&(player, _, _)| !unknown(player)) {
+            self.games = self.games.saturating_add(1);
+        }
         for (i, &(player, _, white)) in players.iter().enumerate() {
             if unknown(player) {
                 continue;
             }
-            self.entrants.insert(key(event_here, &[player]));
+            let games = self.entrants.entry(key(event_here, &[player])).or_default();
+            *games = games.saturating_add(1);
             self.seats.insert(
                 key(players_here, &[player]),
                 Seat {
@@ -483,6 +532,7 @@ impl Event {
                     opponent: names[1 - i],
                     sub: sub_hash,
                     white,
+                    games: seats[i].map_or(1, |seat| seat.games.saturating_add(1)),
                 },
             );
             if let (true, Some(seat)) = (twice[i], seats[i]) {
@@ -500,6 +550,7 @@ impl Event {
         if let Some(sub) = sub {
             let board = Board {
                 key: key(!here, &[sub]),
+                round: here,
                 pair: names[0] ^ names[1],
                 full,
                 event,
@@ -509,7 +560,8 @@ impl Event {
     }
 
     /// A board (`R.S`) taken twice: by the same pair whatever `S` means,
-    /// by another pair when `S` is a board.
+    /// by another pair when `S` is a board (said once a round: a source
+    /// that numbers two sections' boards each from 1 doubles them all).
     fn board(
         &mut self,
         at: Place,
@@ -521,29 +573,34 @@ impl Event {
     ) {
         let Board {
             key: board,
+            round,
             pair,
             full,
             event,
         } = *board;
-        match self.boards.get(&board) {
-            None => {
-                self.boards.insert(board, (at, pair));
+        let Some(&(first, first_pair)) = self.boards.get(&board) else {
+            self.boards.insert(board, (at, pair));
+            return;
+        };
+        let earlier = place(first);
+        // The same pair twice under one number is wrong whatever `S`
+        // means; another pair is wrong only if `S` is a board.
+        let message = if first_pair == pair {
+            format!(
+                "Round {full} of '{event}' is also {earlier}; sources that number boards each from 1 (team matches, merged broadcasts) give two games one number, so match games by players, not by board."
+            )
+        } else if shape.several && !shape.series && !shape.told {
+            if let Some(shape) = self.shapes.get_mut(&round) {
+                shape.told = true;
             }
-            Some(&(first, first_pair)) => {
-                // The same pair twice under one number is wrong whatever
-                // `S` means; another pair is wrong only if `S` is a board.
-                if first_pair == pair || (shape.several && !shape.series) {
-                    let earlier = place(first);
-                    out.push(Finding::new(
-                        Kind::DuplicateBoard,
-                        line,
-                        format!(
-                            "Round {full} of '{event}' is also {earlier}; sources that number boards each from 1 (team matches, merged broadcasts) give two games one number, so match games by players, not by board."
-                        ),
-                    ));
-                }
-            }
-        }
+            let number = full.split_once('.').map_or(full, |(r, _)| r);
+            format!(
+                "Round {full} of '{event}' is also {earlier}; sources that number boards each from 1 (team matches, merged broadcasts) give two games one number, so match games by players, not by board. Other boards of round {number} taken twice are not reported."
+            )
+        } else {
+            return;
+        };
+        out.push(Finding::new(Kind::DuplicateBoard, line, message));
     }
 }
 
@@ -637,7 +694,43 @@ mod tests {
             ("1.2", "G", "H"),
         ]);
         assert_eq!(found[2], ["duplicate-board"]);
+        // Said once a round: the round's boards are numbered twice.
+        assert!(found[3].is_empty(), "{found:?}");
+        let found = codes(&[
+            ("1.1", "A", "B"),
+            ("1.2", "C", "D"),
+            ("1.1", "E", "F"),
+            ("2.1", "A", "C"),
+            ("2.2", "B", "D"),
+            ("2.2", "E", "F"),
+        ]);
+        assert_eq!(found[2], ["duplicate-board"]);
+        assert_eq!(found[5], ["duplicate-board"], "another round says it again");
+        // The same pair twice under one number is said every time.
+        let found = codes(&[
+            ("1.1", "A", "B"),
+            ("1.2", "C", "D"),
+            ("1.1", "E", "F"),
+            ("1.2", "C", "D"),
+        ]);
         assert_eq!(found[3], ["duplicate-board"]);
+    }
+
+    #[test]
+    fn the_duplicate_board_of_a_round_says_the_others_are_not_said() {
+        let mut rounds = Rounds::default();
+        let mut last = Vec::new();
+        for (game, (round, white, black)) in
+            (1..).zip([("3.1", "A", "B"), ("3.2", "C", "D"), ("3.1", "E", "F")])
+        {
+            last = see(&mut rounds, game, "Open", round, [white, black]);
+        }
+        let message = &last[0].message;
+        assert!(message.contains("is also game 1"), "{message}");
+        assert!(
+            message.contains("Other boards of round 3 taken twice are not reported"),
+            "{message}"
+        );
     }
 
     #[test]
@@ -651,6 +744,37 @@ mod tests {
         assert_eq!(found[2], ["player-twice-in-round", "player-twice-in-round"]);
         // Someone who played an earlier round is not new to the event.
         let found = codes(&[("1", "B", "C"), ("2", "M", "A"), ("2", "M", "B")]);
+        assert_eq!(found[2], ["player-twice-in-round"]);
+        // Two games in a round others play in are no display: it takes a
+        // third game, or a round of the player's alone.
+        let found = codes(&[
+            ("1", "X", "Y"),
+            ("1", "M", "A"),
+            ("1", "M", "B"),
+            ("1", "M", "C"),
+        ]);
+        assert_eq!(found[2], ["player-twice-in-round"]);
+        assert!(found[3].is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn one_players_sub_rounds_are_not_a_player_twice() {
+        // An event of one human's games against machines: round 7,
+        // sub-rounds 1 and 2 (PGN 8.1.1.4), each machine once, with either
+        // colour.
+        let found = codes(&[
+            ("6.1", "E1", "H"),
+            ("6.2", "H", "E2"),
+            ("7.1", "H", "E1"),
+            ("7.2", "E2", "H"),
+        ]);
+        assert!(found.iter().all(Vec::is_empty), "{found:?}");
+        // Where the event has others' games, `S` numbers boards, even while
+        // the round's games so far are the player's (a tournament fixture).
+        let found = codes(&[("1.2", "X", "Y"), ("2.3", "Z", "H"), ("2.1", "H", "W")]);
+        assert_eq!(found[2], ["player-twice-in-round"]);
+        // And a round written without `S` has no sub-rounds.
+        let found = codes(&[("6.1", "E1", "H"), ("7", "H", "E2"), ("7.2", "E1", "H")]);
         assert_eq!(found[2], ["player-twice-in-round"]);
     }
 
