@@ -241,7 +241,8 @@ kinds! {
     /// across the run.
     PlayerNameVariant => "player-name-variant", Warning, Audit, Fix::No;
     /// A player's clock (`[%clk]`) higher than after that player's
-    /// previous move by more than the TimeControl adds.
+    /// previous move by a minute or more over what the TimeControl adds:
+    /// time put on by hand.
     ClockRises => "clock-rises", Warning, Law(Article::TimeControl), Fix::No;
     /// A loss on time whose loser made the last move with time left on the
     /// clock after it: that clock had stopped.
@@ -255,6 +256,10 @@ kinds! {
     ResultContradictsVariantEnd => "result-contradicts-variant-end", Error, Lichess(shakmaty::variant::Variant::Chess), Fix::No;
     /// One name (folded) and rating under two FIDE IDs in one event.
     PlayerIdConflict => "player-id-conflict", Warning, Audit, Fix::No;
+    /// A player's clock higher than after that player's previous move by
+    /// less than a minute over what the TimeControl adds: a relay's
+    /// timing, or time given online.
+    ClockDrift => "clock-drift", Info, Law(Article::TimeControl), Fix::No;
 }
 
 /// Codes renamed, each with the kind it now names. A renamed code keeps
@@ -639,6 +644,7 @@ mod tests {
                 "played-past-flag",
                 "result-contradicts-variant-end",
                 "player-id-conflict",
+                "clock-drift",
             ]
         );
     }

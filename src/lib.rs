@@ -93,7 +93,7 @@
 //! - `src/checks/across/identity.rs`: `player-name-variant`,
 //!   `player-id-conflict` (run-wide: one FIDE ID under several names, one
 //!   name and rating under several IDs in an event)
-//! - `src/checks/clocks.rs`: `clock-rises`, `clock-forfeit-contradicted`,
+//! - `src/checks/clocks.rs`: `clock-rises`, `clock-drift`, `clock-forfeit-contradicted`,
 //!   `played-past-flag` (the clock readings after the moves, against the
 //!   TimeControl and the result)
 //! - `src/checks/variants.rs`: `result-contradicts-variant-end` (lichess's

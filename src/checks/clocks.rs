@@ -385,8 +385,15 @@ fn side(color: Color) -> &'static str {
     }
 }
 
-/// `clock-rises`: the first reading higher than the player's previous one
-/// by more than the control adds, and how many more there are.
+/// A rise of this much over what the control adds, in tenths, is time put
+/// on a clock by hand (an arbiter's two minutes after an illegal move,
+/// FIDE 2023 7.5.5; a clock set again). Less is the timing of a relay over
+/// the board, or time a player gave online.
+const BY_HAND: u64 = 600;
+
+/// A reading higher than the player's previous one by more than the
+/// control adds: the first by a minute or more (`clock-rises`), else the
+/// first (`clock-drift`), and how many more there are.
 fn rises(
     game: &RawGame<'_>,
     moves: &Moves,
@@ -395,8 +402,10 @@ fn rises(
     findings: &mut Vec<Finding>,
 ) {
     let mut last: [Option<&Clock>; 2] = [None, None];
+    // The first rise by hand, and the first rise.
+    let mut by_hand = None;
     let mut first_rise = None;
-    let mut more = 0u32;
+    let mut count = 0u32;
     for clock in readings.clocks {
         let mover = moves.mover(clock.ply);
         let slot = &mut last[mover as usize];
@@ -412,19 +421,22 @@ fn rises(
             .sum();
         let now = u64::from(clock.tenths);
         if now > before + allowed + u64::from(SLACK) {
-            if first_rise.is_none() {
-                first_rise = Some((clock, previous, allowed));
-            } else {
-                more += 1;
+            count += 1;
+            let rise = Some((clock, previous, allowed));
+            if by_hand.is_none() && now >= before + allowed + BY_HAND {
+                by_hand = rise;
             }
+            first_rise = first_rise.or(rise);
         }
     }
-    let Some((clock, previous, allowed)) = first_rise else {
-        return;
+    let (kind, (clock, previous, allowed)) = match (by_hand, first_rise) {
+        (Some(rise), _) => (Kind::ClockRises, rise),
+        (None, Some(rise)) => (Kind::ClockDrift, rise),
+        (None, None) => return,
     };
     let who = side(moves.mover(clock.ply));
     let (before, now) = (u64::from(previous.tenths), u64::from(clock.tenths));
-    let others = match more {
+    let others = match count - 1 {
         0 => String::new(),
         1 => " One more reading of this game rises too.".to_owned(),
         n => format!(" {n} more readings of this game rise too."),
@@ -433,8 +445,13 @@ fn rises(
         1 => "that move".to_owned(),
         n => format!("those {n} moves"),
     };
+    let why = if kind == Kind::ClockRises {
+        "A clock runs only down between a player's moves, and a minute or more over what the control adds is time put on by hand: an arbiter gives a player two minutes when the opponent completes an illegal move (FIDE 2023 7.5.5), which the record does not show, or the clock was set again; else the moves are out of order."
+    } else {
+        "A clock runs only down between a player's moves; less than a minute over what the control adds is the timing of a relay over the board (it reads a clock a moment after the move) or, online, time the opponent gave."
+    };
     let message = format!(
-        "{who}'s clock rises from {} after {} to {} after {}: {} more, where the time control adds at most {} for {moves_since}. A clock runs only down between a player's moves: unless an arbiter or the opponent added time (after an illegal move, or online, where a player may give time), the reading is a relay or clock error, or moves are out of order.{others}",
+        "{who}'s clock rises from {} after {} to {} after {}: {} more, where the time control adds at most {} for {moves_since}. {why}{others}",
         shown(before),
         moves.label(game, previous.ply),
         shown(now),
@@ -450,7 +467,7 @@ fn rises(
     };
     let strip = readings.strip(game, moves, plies, &[previous.ply, clock.ply]);
     findings.push(
-        Finding::new(Kind::ClockRises, clock.line, message)
+        Finding::new(kind, clock.line, message)
             .at_move(moves.reference(game, clock.ply))
             .with_clocks(strip),
     );
@@ -607,7 +624,7 @@ mod tests {
         );
         let rise = findings
             .iter()
-            .find(|f| f.kind == Kind::ClockRises)
+            .find(|f| f.kind == Kind::ClockDrift)
             .unwrap();
         assert!(
             rise.message
@@ -641,7 +658,10 @@ mod tests {
             .filter(|k| {
                 matches!(
                     k,
-                    Kind::ClockRises | Kind::ClockForfeitContradicted | Kind::PlayedPastFlag
+                    Kind::ClockRises
+                        | Kind::ClockDrift
+                        | Kind::ClockForfeitContradicted
+                        | Kind::PlayedPastFlag
                 )
             })
             .collect()
@@ -691,6 +711,56 @@ mod tests {
         ] {
             assert_eq!(clock_findings(pgn), [], "{pgn}");
         }
+    }
+
+    /// A rise of a minute or more over the control is time put on by hand
+    /// (`clock-rises`, said of the first such rise whatever came before);
+    /// less is a relay's timing or a gift (`clock-drift`); one finding a
+    /// game.
+    #[test]
+    fn a_rise_by_hand_is_told_from_a_relays_timing() {
+        let game = |black: [&str; 3]| {
+            format!(
+                "[TimeControl \"900+10\"]\n\n1. e4 {{[%clk 0:15:00]}} e5 {{[%clk {}]}} \
+                 2. Nf3 {{[%clk 0:15:00]}} Nc6 {{[%clk {}]}} 3. Bc4 {{[%clk 0:15:00]}} Nf6 {{[%clk {}]}} *",
+                black[0], black[1], black[2]
+            )
+        };
+        // 4 s over the increment: a relay reading late.
+        let drift = game(["0:10:00", "0:10:14", "0:10:14"]);
+        assert_eq!(clock_findings(&drift), [Kind::ClockDrift]);
+        // 59 s over is still no hand's work; 60 s over is.
+        let under = game(["0:10:00", "0:11:09", "0:11:09"]);
+        assert_eq!(clock_findings(&under), [Kind::ClockDrift]);
+        let by_hand = game(["0:10:00", "0:11:10", "0:11:10"]);
+        assert_eq!(clock_findings(&by_hand), [Kind::ClockRises]);
+        // Two minutes after a small rise: the two minutes are reported,
+        // with the other rise counted.
+        let both = game(["0:10:00", "0:10:14", "0:12:24"]);
+        let game = crate::testing::game(&both);
+        let mut findings = Vec::new();
+        crate::checks::audit(
+            &game.raw(),
+            crate::checks::Judging::default(),
+            &mut crate::checks::draws::history::History::default(),
+            &mut findings,
+        );
+        let rises: Vec<_> = findings
+            .iter()
+            .filter(|f| matches!(f.kind, Kind::ClockRises | Kind::ClockDrift))
+            .collect();
+        assert_eq!(rises.len(), 1);
+        assert_eq!(rises[0].kind, Kind::ClockRises);
+        let message = &rises[0].message;
+        assert!(
+            message.contains("from 0:10:14 after 2...Nc6 to 0:12:24 after 3...Nf6"),
+            "{message}"
+        );
+        assert!(message.contains("FIDE 2023 7.5.5"), "{message}");
+        assert!(
+            message.contains("One more reading of this game rises too."),
+            "{message}"
+        );
     }
 
     /// Without a clock, the times taken (`[%emt]`, written as FICS writes

@@ -656,6 +656,12 @@ mod tests {
     fn tiny_games_at_the_end() -> Vec<(String, Kind)> {
         let shuffle = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 \
                        7. Nf3 Nf6 8. Ng1 Ng8 9. Nf3";
+        // White's clock from 0:03:01 to `to` over a move that adds 2 s.
+        let rise = |to: &str| {
+            format!(
+                "[TimeControl \"180+2\"]\n\n1. e4 {{[%clk 0:03:01]}} e5 2. Nf3 {{[%clk {to}]}} *"
+            )
+        };
         vec![
             (format!("{TAGS}\n{shuffle} 1-0"), Kind::UnclaimedThreefold),
             (
@@ -730,12 +736,8 @@ mod tests {
                     .to_owned(),
                 Kind::ResultContradictsVariantEnd,
             ),
-            (
-                "[TimeControl \"180+2\"]\n\n1. e4 {[%clk 0:03:01]} e5 {[%clk 0:03:02]} \
-                 2. Nf3 {[%clk 0:03:30]} *"
-                    .to_owned(),
-                Kind::ClockRises,
-            ),
+            (rise("0:04:30"), Kind::ClockRises),
+            (rise("0:03:30"), Kind::ClockDrift),
             (
                 "[Result \"0-1\"]\n[Termination \"Time forfeit\"]\n\n\
                  1. e4 {[%clk 0:00:59]} 0-1"

@@ -257,7 +257,7 @@ fn row(mv: &str, white: &str, black: &str, marked: bool) -> ClockRow {
 }
 
 /// A clock finding's card shows the clocks beside the moves it concerns,
-/// as the records have them: a rise between White's first two moves of a
+/// as the records have them: a small rise between White's first two moves of a
 /// broadcast game (`{[%clk 0:15:10]}`, `{[%clk 0:15:19]}`,
 /// `{[%clk 0:15:24]}`), and a FICS game's last clocks worked out from
 /// `[%emt]`.
@@ -268,7 +268,7 @@ fn the_page_shows_the_clocks_beside_the_moves() {
     let out = bin()
         .args(["-q", "--fail-on", "never", "--html"])
         .arg(&page_path)
-        .arg(fixtures().join("clocks/clock-rises.pgn"))
+        .arg(fixtures().join("clocks/clock-drift.pgn"))
         .arg(fixtures().join("clocks/elapsed.pgn"))
         .output()
         .unwrap();
@@ -286,7 +286,7 @@ fn the_page_shows_the_clocks_beside_the_moves() {
             row("2.c4", "0:15:24", "", true),
         ]
     );
-    assert_eq!(caption, "clock-rises: each clock after its player's move");
+    assert_eq!(caption, "clock-drift: each clock after its player's move");
     // 10...Nxf4 is Black's last move: 3 min (180+0) less the times its
     // ten moves took, each in tenths: 0.0, 2.4, 1.7, 0.7, 0.8, 0.8, 0.4,
     // 1.0, 0.8 and 2.0 s.

@@ -32,7 +32,7 @@ fn a_clock_finding_comes_back_with_its_clocks() {
     let rises = game
         .findings
         .iter()
-        .find(|f| f.kind == crate::finding::Kind::ClockRises)
+        .find(|f| f.kind == crate::finding::Kind::ClockDrift)
         .expect("Black's clock rises");
     let strip = rises.clocks.as_deref().expect("its clocks");
     assert_eq!(
