@@ -160,6 +160,8 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
             "timeout",
             "time out",
             "out of time",
+            "oversteps the time",
+            "exceeded the time",
         ]) {
             HowEnded::TimeForfeit
         } else if has(&["resign"]) {
@@ -314,6 +316,14 @@ mod tests {
                 "1. e4 e5 1-0 {Black resigns}",
                 WHITE_WINS,
                 HowEnded::Resignation,
+            ),
+            // As the dortmund.pgn of pychess's tests writes it.
+            (
+                "1. e4 e5 {White oversteps the time limit in an equal position.} 0-1",
+                Some(Some(KnownOutcome::Decisive {
+                    winner: Color::Black,
+                })),
+                HowEnded::TimeForfeit,
             ),
             (
                 "1. e4 e5 {Draw by 3-fold repetition} 1/2-1/2",
