@@ -14,7 +14,10 @@ use crate::read::{
 /// A name folded for matching: transliterated to ASCII, lower case,
 /// `ae`/`oe`/`ue` as the letters they stand for, its words sorted (so that
 /// "Müller, Jan" and "Jan Mueller" are one name, and "Harrwitz Daniel" and
-/// "Harrwitz, Daniel").
+/// "Harrwitz, Daniel"), and a title left out when two other words remain
+/// ("Karpov, Anatoly GM" is "Karpov, Anatoly"). `Jr.` and `Sr.` stay: they
+/// tell a father from a son ("Bazant,P sr" and "Bazant,P jr" in one team
+/// championship).
 pub fn fold_name(name: &str) -> String {
     let ascii = deunicode::deunicode(name).to_ascii_lowercase();
     let ascii = ascii
@@ -25,8 +28,22 @@ pub fn fold_name(name: &str) -> String {
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
         .collect();
+    let titles = words.iter().filter(|w| is_title(w.as_bytes())).count();
+    if words.len() - titles >= 2 {
+        words.retain(|w| !is_title(w.as_bytes()));
+    }
     words.sort_unstable();
     words.join(" ")
+}
+
+/// A word of a name that is no part of it (folded): a FIDE or national
+/// title, which sources write beside the name or leave out. Not `WIM`,
+/// which is also a Dutch first name ("De Kok Wim").
+fn is_title(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"gm" | b"im" | b"fm" | b"cm" | b"nm" | b"wgm" | b"wfm" | b"wcm"
+    )
 }
 
 /// A name [`folded_name_hash`] folded, as one 64-bit key (what the
@@ -41,9 +58,12 @@ pub fn folded_key((sum, count): (u64, u64)) -> u64 {
 /// allocating (it runs for every game); others go through `fold_name`.
 pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
     let mut words = (0u64, 0u64);
-    let mut add = |word: Fnv| {
-        words.0 = words.0.wrapping_add(fmix64_half(word.value()));
-        words.1 += 1;
+    // Titles apart, until it is known whether two other words remain.
+    let mut titles = (0u64, 0u64);
+    let mut add = |word: Fnv, title: bool| {
+        let to = if title { &mut titles } else { &mut words };
+        to.0 = to.0.wrapping_add(fmix64_half(word.value()));
+        to.1 += 1;
     };
     if !name.is_ascii() {
         for word in fold_name(&decode(name).0)
@@ -52,33 +72,43 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
         {
             let mut hash = Fnv::default();
             word.bytes().for_each(|b| hash.byte(b));
-            add(hash);
+            add(hash, false);
         }
         return words;
     }
     // Lower case, and `replace("ae", "a")`, then "oe", then "ue", in one
-    // pass: no pass can make or break a pair another one matches.
+    // pass: no pass can make or break a pair another one matches. A word's
+    // first three letters tell a title.
     let mut word = Fnv::default();
-    let mut in_word = false;
+    let (mut head, mut len) = ([0u8; 3], 0usize);
     let mut bytes = name.iter();
-    while let Some(&b) = bytes.next() {
-        let c = FOLDED[usize::from(b)];
+    loop {
+        let b = bytes.next();
+        let c = b.map_or(0, |&b| FOLDED[usize::from(b)]);
         if c == 0 {
-            if std::mem::take(&mut in_word) {
-                add(std::mem::take(&mut word));
+            if len > 0 {
+                let title = len <= 3 && is_title(&head[..len]);
+                add(std::mem::take(&mut word), title);
+                len = 0;
+            }
+            if b.is_none() {
+                break;
             }
             continue;
         }
         word.byte(c);
-        in_word = true;
+        if let Some(slot) = head.get_mut(len) {
+            *slot = c;
+        }
+        len += 1;
         if matches!(c, b'a' | b'o' | b'u')
             && bytes.as_slice().first().is_some_and(|&n| n | 0x20 == b'e')
         {
             bytes.next();
         }
     }
-    if in_word {
-        add(word);
+    if words.1 < 2 {
+        words = (words.0.wrapping_add(titles.0), words.1 + titles.1);
     }
     words
 }
@@ -128,7 +158,7 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
 /// (`game_id_scheme`): raised whenever the same game would get another
 /// `game_id`, so that reports and baselines of two builds can tell whether
 /// their ids compare.
-pub const GAME_ID_SCHEME: u32 = 3;
+pub const GAME_ID_SCHEME: u32 = 4;
 
 /// One game, borrowed from the reader's buffers.
 #[derive(Debug)]
@@ -541,9 +571,27 @@ mod tests {
                 GAME_ID_SCHEME,
                 base.map(|fp| format!("{:016x}", (fp >> 64) as u64))
             ),
-            (3, Some("3278461a29dd5024".to_owned()))
+            (4, Some("3278461a29dd5024".to_owned()))
         );
-        // Names as they fold: punctuation, case, accents, word order.
+        // Names as they fold: punctuation, case, accents, word order, a
+        // title beside it.
+        for same in [
+            "Harrwitz, Daniel GM",
+            "IM Daniel Harrwitz",
+            "Harrwitz Daniel (GM)",
+        ] {
+            assert_eq!(game(same, "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"), base, "{same}");
+        }
+        // A title word is a name's own when fewer than two others remain;
+        // Jr. and Sr. tell two players apart, and Wim is a name.
+        for (one, other) in [
+            ("Im, Daniel", "Daniel"),
+            ("Harrwitz Jr., Daniel", "Harrwitz, Daniel"),
+            ("De Kok, Wim", "De Kok"),
+        ] {
+            let moves = "1. e4 e5 2. Nf3 Sf6 3. Bc4 *";
+            assert_ne!(game(one, moves), game(other, moves), "{one}");
+        }
         for same in [
             "Harrwitz Daniel",
             "HARRWITZ, Daniel",

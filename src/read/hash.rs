@@ -122,7 +122,7 @@ mod tests {
     use super::*;
 
     /// The values each function had when the fingerprints and game ids
-    /// of `game_id_scheme` 3 were made (worked out apart from this code):
+    /// of `game_id_scheme` 3 and 4 were made (worked out apart from this code):
     /// a change here changes them.
     #[test]
     fn the_hashes_keep_their_values() {

@@ -1412,7 +1412,7 @@ fn the_json_summary_counts_the_reports_rows() {
         serde_json::from_str(&fs::read_to_string(tmp.path().join("s.json")).unwrap()).unwrap();
     assert_eq!(json["complete"], true);
     assert_eq!(json["rules"], "fide-2023");
-    assert_eq!(json["game_id_scheme"], 3);
+    assert_eq!(json["game_id_scheme"], 4);
     assert_eq!(json["options"]["ignore"], "info");
     let total = &json["total"];
     assert_eq!(total["files"], 4);

@@ -1,7 +1,8 @@
 //! Players' identity across a run (`player-name-variant`,
 //! `player-id-conflict`): one FIDE ID
 //! (`WhiteFideId`, `BlackFideId`) under names that differ however they are
-//! folded (case, accents and transliteration, punctuation, word order, as
+//! folded (case, accents and transliteration, punctuation, word order, a
+//! title beside the name, as
 //! `--trf` and the duplicates fold them). Archives written by different
 //! hands give one player several names (TWIC's `Muzychuk,A` is the
 //! broadcast's `Muzychuk, Anna`; `Lahno,Kateri` is `Lagno, Kateryna`), and a

@@ -649,5 +649,7 @@ mod tests {
         assert_eq!(fold_name("Müller, Jan"), fold_name("Jan Mueller"));
         assert_eq!(fold_name("Ju, Wenjun"), fold_name("Wenjun JU"));
         assert_ne!(fold_name("Ju, Wenjun"), fold_name("Lei, Tingjie"));
+        assert_eq!(fold_name("Karpov, Anatoly GM"), fold_name("Anatoly Karpov"));
+        assert_ne!(fold_name("Bazant, Petr jr"), fold_name("Bazant, Petr sr"));
     }
 }
