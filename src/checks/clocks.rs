@@ -607,13 +607,8 @@ mod tests {
         assert_eq!((black.mover(3), black.number(3)), (Color::Black, 31));
     }
 
-    /// The clock findings of a one-game PGN.
-    /// A rise over two moves, one without a reading, is held to two
-    /// increments, and the message says so.
-    #[test]
-    fn a_rise_over_moves_without_a_reading_is_held_to_their_increments() {
-        let pgn = "[TimeControl \"180+5\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:03:00]} \
-                   2. Nf3 Nc6 {[%clk 0:03:00]} 3. Bc4 {[%clk 0:03:30]} *";
+    /// Every finding of a one-game PGN, judged by the defaults.
+    fn audited(pgn: &str) -> Vec<Finding> {
         let game = crate::testing::game(pgn);
         let mut findings = Vec::new();
         crate::checks::audit(
@@ -622,6 +617,16 @@ mod tests {
             &mut crate::checks::draws::history::History::default(),
             &mut findings,
         );
+        findings
+    }
+
+    /// A rise over two moves, one without a reading, is held to two
+    /// increments, and the message says so.
+    #[test]
+    fn a_rise_over_moves_without_a_reading_is_held_to_their_increments() {
+        let pgn = "[TimeControl \"180+5\"]\n\n1. e4 {[%clk 0:03:00]} e5 {[%clk 0:03:00]} \
+                   2. Nf3 Nc6 {[%clk 0:03:00]} 3. Bc4 {[%clk 0:03:30]} *";
+        let findings = audited(pgn);
         let rise = findings
             .iter()
             .find(|f| f.kind == Kind::ClockDrift)
@@ -634,6 +639,7 @@ mod tests {
         );
     }
 
+    /// The clock findings of a one-game PGN.
     fn clock_findings(pgn: &str) -> Vec<Kind> {
         let judging = crate::checks::Judging {
             edition: crate::board::rules::Edition::Fide2023,
@@ -736,15 +742,7 @@ mod tests {
         assert_eq!(clock_findings(&by_hand), [Kind::ClockRises]);
         // Two minutes after a small rise: the two minutes are reported,
         // with the other rise counted.
-        let both = game(["0:10:00", "0:10:14", "0:12:24"]);
-        let game = crate::testing::game(&both);
-        let mut findings = Vec::new();
-        crate::checks::audit(
-            &game.raw(),
-            crate::checks::Judging::default(),
-            &mut crate::checks::draws::history::History::default(),
-            &mut findings,
-        );
+        let findings = audited(&game(["0:10:00", "0:10:14", "0:12:24"]));
         let rises: Vec<_> = findings
             .iter()
             .filter(|f| matches!(f.kind, Kind::ClockRises | Kind::ClockDrift))

@@ -631,6 +631,10 @@ mod tests {
         // Names as they fold: punctuation, case, accents, word order, a
         // title beside it, an initial for the first name.
         for same in [
+            "Harrwitz Daniel",
+            "HARRWITZ, Daniel",
+            "Daniel Harrwitz",
+            "Hárrwitz, Daniel",
             "Harrwitz, Daniel GM",
             "IM Daniel Harrwitz",
             "Harrwitz Daniel (GM)",
@@ -647,14 +651,6 @@ mod tests {
         ] {
             let moves = "1. e4 e5 2. Nf3 Sf6 3. Bc4 *";
             assert_ne!(game(one, moves), game(other, moves), "{one}");
-        }
-        for same in [
-            "Harrwitz Daniel",
-            "HARRWITZ, Daniel",
-            "Daniel Harrwitz",
-            "Hárrwitz, Daniel",
-        ] {
-            assert_eq!(game(same, "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"), base, "{same}");
         }
         // Comments, NAGs, variations and move numbers aside, also past
         // the first token that is no move.
