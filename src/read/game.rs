@@ -46,75 +46,25 @@ fn is_title(word: &[u8]) -> bool {
     )
 }
 
-/// A name hashed ([`NameHashes`]), as one 64-bit key (what the run-wide
-/// checks compare players by).
+/// A name [`folded_name_hash`] folded, as one 64-bit key (what the
+/// run-wide checks compare players by).
 pub fn folded_key((sum, count): (u64, u64)) -> u64 {
     sum ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// A player's name, hashed two ways for the run-wide checks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct NameHashes {
-    /// Its words as a multiset (the sum of their hashes, and their
-    /// count), as `fold_name` folds them: who the player is, for players'
-    /// identity (an initial for a first name is another spelling there).
-    pub folded: (u64, u64),
-    /// Its words' initials as a multiset and its longest word in full, and
-    /// the count: "Kasparov, G." is "Kasparov, Gary" and "Gary Kasparov".
-    /// The fingerprint reads it: one game's copies, and its `game_id`.
-    pub short: (u64, u64),
-}
-
-/// The words of a name, added one at a time.
-#[derive(Default)]
-struct Words {
-    sum: u64,
-    count: u64,
-    initials: u64,
-    /// The longest word's length and hash (the greater hash on a tie, so
-    /// that the order of the words does not matter).
-    longest: (usize, u64),
-}
-
-impl Words {
-    /// A word of `len` letters beginning with `initial`, and its hash.
-    fn add(&mut self, word: Fnv, initial: u8, len: usize) {
-        let hash = fmix64_half(word.value());
-        self.sum = self.sum.wrapping_add(hash);
-        self.count += 1;
-        self.initials = self
-            .initials
-            .wrapping_add(fmix64_half(u64::from(initial) | 1 << 8));
-        self.longest = self.longest.max((len, hash));
-    }
-
-    fn and(self, other: Words) -> Words {
-        Words {
-            sum: self.sum.wrapping_add(other.sum),
-            count: self.count + other.count,
-            initials: self.initials.wrapping_add(other.initials),
-            longest: self.longest.max(other.longest),
-        }
-    }
-
-    fn hashes(&self) -> NameHashes {
-        NameHashes {
-            folded: (self.sum, self.count),
-            short: (
-                self.initials.wrapping_add(self.longest.1.rotate_left(29)),
-                self.count,
-            ),
-        }
-    }
-}
-
-/// A name hashed as `fold_name` folds it ([`NameHashes`]). An ASCII name
-/// is folded on the fly, without allocating (it runs for every game);
-/// others go through `fold_name`.
-pub fn name_hashes(name: &[u8]) -> NameHashes {
-    let mut words = Words::default();
+/// A name as `fold_name` folds it, hashed for the fingerprint: its words
+/// as a multiset (the sum of their hashes, and their count), as
+/// `fold_name` sorts them. An ASCII name is folded on the fly, without
+/// allocating (it runs for every game); others go through `fold_name`.
+pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
+    let mut words = (0u64, 0u64);
     // Titles apart, until it is known whether two other words remain.
-    let mut titles = Words::default();
+    let mut titles = (0u64, 0u64);
+    let mut add = |word: Fnv, title: bool| {
+        let to = if title { &mut titles } else { &mut words };
+        to.0 = to.0.wrapping_add(fmix64_half(word.value()));
+        to.1 += 1;
+    };
     if !name.is_ascii() {
         for word in fold_name(&decode(name).0)
             .split(' ')
@@ -122,9 +72,9 @@ pub fn name_hashes(name: &[u8]) -> NameHashes {
         {
             let mut hash = Fnv::default();
             word.bytes().for_each(|b| hash.byte(b));
-            words.add(hash, word.as_bytes()[0], word.len());
+            add(hash, false);
         }
-        return words.hashes();
+        return words;
     }
     // Lower case, and `replace("ae", "a")`, then "oe", then "ue", in one
     // pass: no pass can make or break a pair another one matches. A word's
@@ -137,12 +87,8 @@ pub fn name_hashes(name: &[u8]) -> NameHashes {
         let c = b.map_or(0, |&b| FOLDED[usize::from(b)]);
         if c == 0 {
             if len > 0 {
-                let to = if len <= 3 && is_title(&head[..len]) {
-                    &mut titles
-                } else {
-                    &mut words
-                };
-                to.add(std::mem::take(&mut word), head[0], len);
+                let title = len <= 3 && is_title(&head[..len]);
+                add(std::mem::take(&mut word), title);
                 len = 0;
             }
             if b.is_none() {
@@ -161,10 +107,10 @@ pub fn name_hashes(name: &[u8]) -> NameHashes {
             bytes.next();
         }
     }
-    if words.count < 2 {
-        words = words.and(titles);
+    if words.1 < 2 {
+        words = (words.0.wrapping_add(titles.0), words.1 + titles.1);
     }
-    words.hashes()
+    words
 }
 
 /// Each ASCII byte as a name's word holds it: letters in lower case,
@@ -262,30 +208,29 @@ impl RawGame<'_> {
     ///
     /// [`Replay::moves`]: crate::board::replay::Replay::moves
     pub fn fingerprint(&self, played: usize, moves: u128) -> Option<u128> {
-        self.fingerprint_with(played, moves, self.players())
+        self.fingerprint_with(played, moves, self.players_folded())
     }
 
-    /// White's and Black's names hashed ([`name_hashes`]), each `None`
-    /// when the tag is missing or says nobody (empty, `?`, `-`).
-    pub fn players(&self) -> [Option<NameHashes>; 2] {
+    /// White's and Black's names as [`folded_name_hash`] folds them, each
+    /// `None` when the tag is missing or says nobody (empty, `?`, `-`).
+    pub fn players_folded(&self) -> [Option<(u64, u64)>; 2] {
         ["White", "Black"].map(|tag| {
             self.tags
                 .get(tag)
                 .map(<[u8]>::trim_ascii)
                 .filter(|v| !matches!(*v, b"" | b"?" | b"-"))
-                .map(name_hashes)
+                .map(folded_name_hash)
         })
     }
 
     /// [`fingerprint`](Self::fingerprint), with the players' names as
-    /// [`players`](Self::players) gave them (their `short` hashes).
+    /// [`players_folded`](Self::players_folded) gave them.
     pub fn fingerprint_with(
         &self,
         played: usize,
         moves: u128,
-        players: [Option<NameHashes>; 2],
+        folded: [Option<(u64, u64)>; 2],
     ) -> Option<u128> {
-        let folded = players.map(|name| name.map(|name| name.short));
         if self.lexed.sans.is_empty() || folded == [None, None] {
             return None;
         }
@@ -626,10 +571,10 @@ mod tests {
                 GAME_ID_SCHEME,
                 base.map(|fp| format!("{:016x}", (fp >> 64) as u64))
             ),
-            (4, Some("f8ce7668062b7848".to_owned()))
+            (4, Some("3278461a29dd5024".to_owned()))
         );
         // Names as they fold: punctuation, case, accents, word order, a
-        // title beside it, an initial for the first name.
+        // title beside it.
         for same in [
             "Harrwitz Daniel",
             "HARRWITZ, Daniel",
@@ -638,7 +583,6 @@ mod tests {
             "Harrwitz, Daniel GM",
             "IM Daniel Harrwitz",
             "Harrwitz Daniel (GM)",
-            "Harrwitz, D.",
         ] {
             assert_eq!(game(same, "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"), base, "{same}");
         }
@@ -742,52 +686,35 @@ mod tests {
             }
         }
         assert!(names.len() > 100);
-        // The words `fold_name` gives, as a multiset; their initials, and
-        // the longest word (the greater hash on a tie).
-        let reference = |folded: &str| {
-            let (mut sum, mut count, mut initials, mut longest) = (0u64, 0u64, 0u64, (0, 0));
-            for w in folded.split(' ').filter(|w| !w.is_empty()) {
-                let mut hash = Fnv::default();
-                w.bytes().for_each(|b| hash.byte(b));
-                let hash = fmix64_half(hash.value());
-                sum = sum.wrapping_add(hash);
-                count += 1;
-                let initial = u64::from(w.as_bytes()[0]) | 1 << 8;
-                initials = initials.wrapping_add(fmix64_half(initial));
-                longest = longest.max((w.len(), hash));
-            }
-            NameHashes {
-                folded: (sum, count),
-                short: (initials.wrapping_add(longest.1.rotate_left(29)), count),
-            }
+        // The words `fold_name` gives, as a multiset.
+        let by_words = |folded: &str| {
+            let mut words: Vec<u64> = folded
+                .split(' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| {
+                    let mut hash = Fnv::default();
+                    w.bytes().for_each(|b| hash.byte(b));
+                    fmix64_half(hash.value())
+                })
+                .collect();
+            words.sort_unstable();
+            words
         };
         for name in &names {
+            let folded = fold_name(name);
+            let (sum, count) = folded_name_hash(name.as_bytes());
+            let words = by_words(&folded);
+            assert_eq!(count, words.len() as u64, "{name}");
             assert_eq!(
-                name_hashes(name.as_bytes()),
-                reference(&fold_name(name)),
+                sum,
+                words.iter().fold(0u64, |a, &w| a.wrapping_add(w)),
                 "{name}"
             );
         }
         assert_eq!(
-            name_hashes("Réti, Richard".as_bytes()),
-            name_hashes(b"Richard Reti")
+            folded_name_hash("Réti, Richard".as_bytes()),
+            folded_name_hash(b"Richard Reti")
         );
-        // The short hash: an initial for a first name, and in either order.
-        let short = |name: &str| name_hashes(name.as_bytes()).short;
-        for same in [
-            "Kasparov, G.",
-            "Gary Kasparov",
-            "Kasparov G",
-            "Kasparov, Garry",
-            "GM Kasparov, G.",
-        ] {
-            assert_eq!(short(same), short("Kasparov, Gary"), "{same}");
-        }
-        // Not for identity: there an initial is another spelling.
-        let folded = |name: &str| name_hashes(name.as_bytes()).folded;
-        assert_ne!(folded("Kasparov, G."), folded("Kasparov, Gary"));
-        assert_ne!(short("Kasparov, Gary"), short("Karpov, Gary"));
-        assert_ne!(short("Kasparov, Gary"), short("Kasparov, Gary Kimovich"));
     }
 
     #[test]

@@ -83,9 +83,9 @@ impl<'a> Seen<'a> {
             folded: [white, black].map(|name| {
                 let name = name.trim();
                 (!matches!(name, "" | "?" | "-")).then(|| {
-                    crate::read::game::folded_key(
-                        crate::read::game::name_hashes(name.as_bytes()).folded,
-                    )
+                    crate::read::game::folded_key(crate::read::game::folded_name_hash(
+                        name.as_bytes(),
+                    ))
                 })
             }),
             expected: None,

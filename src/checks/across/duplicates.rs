@@ -124,7 +124,7 @@ impl Duplicates {
             Kind::DuplicateGame,
             game.line,
             format!(
-                "This game has the same players (their names folded: case, accents, punctuation, word order, a title beside them, a first name or its initial), start and movetext as {where_}, which comes first.{tags}{results}"
+                "This game has the same players (their names folded: case, accents, punctuation, word order), start and movetext as {where_}, which comes first.{tags}{results}"
             ),
         )
     }

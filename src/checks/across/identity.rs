@@ -3,7 +3,7 @@
 //! (`WhiteFideId`, `BlackFideId`) under names that differ however they are
 //! folded (case, accents and transliteration, punctuation, word order, a
 //! title beside the name, as
-//! `--trf` folds them; not an initial for a first name, as copies do). Archives written by different
+//! `--trf` and the duplicates fold them). Archives written by different
 //! hands give one player several names (TWIC's `Muzychuk,A` is the
 //! broadcast's `Muzychuk, Anna`; `Lahno,Kateri` is `Lagno, Kateryna`), and a
 //! wrong ID gives one ID to two players; archive keepers fix both by hand

@@ -409,11 +409,10 @@ pub fn check_game(
     // nothing out is a row).
     let rows = !result.findings.is_empty() || !result.suppressions.is_empty();
     if judging.duplicates || all_rows || rows {
-        let players = game.players();
+        let folded = game.players_folded();
         let (plies, moves) = (result.verdict.resolved, result.verdict.moves);
-        result.fingerprint = game.fingerprint_with(plies, moves, players);
-        result.folded =
-            players.map(|name| name.map(|name| crate::read::game::folded_key(name.folded)));
+        result.fingerprint = game.fingerprint_with(plies, moves, folded);
+        result.folded = folded.map(|name| name.map(crate::read::game::folded_key));
     }
     // A game that may turn out to be a duplicate needs its tags for that row.
     let may_be_a_duplicate = judging.duplicates && result.fingerprint.is_some();
