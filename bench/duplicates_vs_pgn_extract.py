@@ -268,10 +268,9 @@ WHO_IS_RIGHT = {
     "misattribution in one source, which an identity check (issue of player identity) may "
     "name; it is not a duplicate of one record.",
     "players: the same surnames, other first names or initials": "pgn-arbiter, conservatively: "
-    "a first name and its initial are one (`Kasparov, G.` and `Kasparov Garry`), and so are "
-    "names with a title beside them, but a word in one name only (a middle initial, "
-    "`Bogoljubow, Efim` and `Bogoljubow, Efim D`; a country, `Ivanchuk Vassily (UKR)`) or "
-    "another first name (`Fischer, Bobby` and `Fischer Robert`) is no proof of one player.",
+    "`Seirawan Yasser` and `Seirawan Yasser (USA)`, `Carlsen, M` and `Carlsen, Magnus` may be "
+    "one player, but an initial is no proof (`Polgar, J` is Judit or Zsuzsa); folding keeps "
+    "to case, accents, punctuation and word order.",
     "players: other people, 20 plies or fewer (an opening line)": "pgn-arbiter: short games, "
     "book lines and miniatures are played again by other people; pgn-extract ignores players.",
     "players: one side unnamed in one of them": "pgn-arbiter: `?` against a name is no evidence "
