@@ -160,8 +160,9 @@ fn from_comment(game: &RawGame<'_>, decisive: bool) -> Option<HowEnded> {
             "timeout",
             "time out",
             "out of time",
-            "oversteps the time",
+            "overstep",
             "exceeded the time",
+            "exceeds the time",
         ]) {
             HowEnded::TimeForfeit
         } else if has(&["resign"]) {
@@ -320,6 +321,13 @@ mod tests {
             // As the dortmund.pgn of pychess's tests writes it.
             (
                 "1. e4 e5 {White oversteps the time limit in an equal position.} 0-1",
+                Some(Some(KnownOutcome::Decisive {
+                    winner: Color::Black,
+                })),
+                HowEnded::TimeForfeit,
+            ),
+            (
+                "1. e4 e5 {White overstepped the time limit} 0-1",
                 Some(Some(KnownOutcome::Decisive {
                     winner: Color::Black,
                 })),
