@@ -475,5 +475,7 @@ fn real_archives_in_shards_are_one_run() {
     let len = all.len() as u64;
     let cuts: Vec<u64> = (0..=7).map(|i| len * i / 7).collect();
     let found = joined_equals_one_run(&input, &cuts, &[]);
-    assert!(found > 300, "{found} run-wide findings");
+    // Copies, players twice in a round, a doubled board said once a round
+    // (56 at 0.6.0).
+    assert!(found > 40, "{found} run-wide findings");
 }

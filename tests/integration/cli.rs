@@ -557,7 +557,8 @@ fn rounds_past_the_memory_limit_give_the_same_findings() {
         (text(&out.stdout), text(&out.stderr))
     };
     let (all, _) = run("0");
-    assert!(all.lines().count() > 500, "{all}");
+    // 279 players twice in a round and 24 rounds with doubled boards.
+    assert!(all.lines().count() > 250, "{all}");
     // 128 KiB for rounds: far less than the corpora's events take, more
     // than the biggest one.
     let (limited, said) = run("1M");
