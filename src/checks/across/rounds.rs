@@ -559,10 +559,10 @@ impl Event {
             self.boards.insert(board, (at, pair));
             return;
         };
-        let earlier = place(first);
         // The same pair twice under one number is wrong whatever `S`
         // means; another pair is wrong only if `S` is a board.
         let message = if first_pair == pair {
+            let earlier = place(first);
             format!(
                 "Round {full} of '{event}' is also {earlier}; sources that number boards each from 1 (team matches, merged broadcasts) give two games one number, so match games by players, not by board."
             )
@@ -571,6 +571,7 @@ impl Event {
                 shape.told = true;
             }
             let number = full.split_once('.').map_or(full, |(r, _)| r);
+            let earlier = place(first);
             format!(
                 "Round {full} of '{event}' is also {earlier}; sources that number boards each from 1 (team matches, merged broadcasts) give two games one number, so match games by players, not by board. Other boards of round {number} taken by another pair are not reported."
             )
