@@ -45,7 +45,7 @@ pub fn fold_name(name: &str) -> String {
 /// A word of a name that is no part of it (folded): a FIDE or national
 /// title, which sources write beside the name or leave out. Not `WIM`,
 /// which is also a Dutch first name ("De Kok Wim").
-fn is_title(word: &[u8]) -> bool {
+pub fn is_title(word: &[u8]) -> bool {
     matches!(
         word,
         b"gm" | b"im" | b"fm" | b"cm" | b"nm" | b"wgm" | b"wfm" | b"wcm"

@@ -5,7 +5,8 @@
 //! for any number of threads).
 //!
 //! A fixture is audited with the default options, plus the arguments listed
-//! one per line in `<case>.args` when there is one.
+//! one per line in `<case>.args` when there is one, and after the input
+//! `<case>.before` when there is one (for the checks across inputs).
 //!
 //! `BLESS=1 cargo test --test integration cli::` rewrites the expected files from the
 //! current output; the git diff is the review.
@@ -80,6 +81,12 @@ fn golden_fixtures() {
         let extra = fs::read_to_string(format!("{}.args", case.display())).unwrap_or_default();
         let mut args = vec!["-q", "--games", games.to_str().unwrap()];
         args.extend(extra.lines().filter(|l| !l.is_empty()));
+        let before = PathBuf::from(format!("{}.before", case.display()));
+        let before = before.exists().then(|| {
+            let rel = before.strip_prefix(&dir).unwrap();
+            rel.to_str().unwrap().to_owned()
+        });
+        args.extend(before.as_deref());
         args.push(rel.as_str());
         let out = run_in(&dir, &args);
         let findings = text(&out.stdout);

@@ -36,6 +36,7 @@ use std::collections::VecDeque;
 
 use hashbrown::{HashMap, HashSet};
 
+use super::rounds::key;
 use super::{
     check::{Across, Seen, trim},
     duplicates::place,
@@ -69,6 +70,23 @@ struct Event {
     /// (folded name, ID) already reported.
     ids_reported: HashSet<(u64, u32)>,
     full: bool,
+    /// By surname and initial ([`initialled`]): the forms of its name.
+    forms: HashMap<u64, Forms>,
+    /// Spellings (folded) of an initial pair whose report a game's
+    /// comments left out, with the other spelling: the next game gives it.
+    pending: Vec<(u64, u64)>,
+}
+
+/// The names of an event that share a surname and an initial: the first
+/// written in full (folded, and its first given word hashed), the first
+/// written with initials only, and whether two given names differ (two
+/// players: `Polgar, Susan` and `Polgar, Sofia`).
+#[derive(Debug, Default, Clone, Copy)]
+struct Forms {
+    full: u64,
+    word: u64,
+    initial: u64,
+    two: bool,
 }
 
 /// A player of an event (24 bytes): the spelling first seen (a range of
@@ -168,6 +186,30 @@ fn first_report<K: std::hash::Hash + Eq>(
     true
 }
 
+/// A name written `Surname, Given`: its surname and the initial of its
+/// given names (hashed), its first given word (hashed), and whether every
+/// given word is an initial (`Kortchnoi, V. L`). `None` without a comma or
+/// a given name, and with `Jr.` or `Sr.` (a father and a son).
+fn initialled(name: &str) -> Option<(u64, u64, bool)> {
+    let (surname, given) = name.split_once(',')?;
+    let given = deunicode::deunicode(given).to_ascii_lowercase();
+    let words: Vec<&str> = given
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty() && !crate::read::game::is_title(w.as_bytes()))
+        .collect();
+    let surname = crate::read::game::fold_name(surname);
+    let family = |w: &&str| matches!(*w, "jr" | "sr");
+    if surname.is_empty() || words.iter().any(family) || surname.split(' ').any(|w| family(&w)) {
+        return None;
+    }
+    let first = words.first()?;
+    Some((
+        key(0x1A, &[&surname, &first[..1]]),
+        key(0x1B, &[first]),
+        words.iter().all(|w| w.len() == 1),
+    ))
+}
+
 /// A tag value that names nobody.
 fn unnamed(name: &str) -> bool {
     crate::checks::header::unknown(trim(name).as_bytes())
@@ -241,7 +283,7 @@ impl Identity {
         self.last_event.0.push_str(event);
         self.last_event.1.clear();
         self.last_event.1.push_str(year);
-        let key = super::rounds::key(0x1E, &[event, year]);
+        let key = key(0x1E, &[event, year]);
         match self.events.iter().position(|e| e.key == key) {
             Some(at) => {
                 let found = self.events.remove(at)?;
@@ -308,6 +350,72 @@ impl Identity {
             game.line,
             format!(
                 "'{name}' here is written '{other}' in {where_}, of the same event ('{}'): one name written two ways (they fold alike: case, accents, punctuation, word order); one spelling serves the archive.",
+                game.tags.get(Tag::Event).trim()
+            ),
+        ))
+    }
+
+    /// One player's name in the game's event (the last of `events`) with
+    /// initials for its given names where the event has it in full, or
+    /// the other way round (`Carlsen,M` and `Carlsen, Magnus` at Bilbao
+    /// 2010): one player written two ways, reported once, when the two
+    /// come from different inputs (one source that writes both has two
+    /// players: TWIC 920's `Mihajlov,S` and `Mihajlov,Sebastian` play in
+    /// the same rounds), no other given name of the event starts with the
+    /// initial, and no FIDE IDs or ratings tell them apart. Looked for
+    /// when the event first sees a spelling.
+    fn initials(
+        &mut self,
+        game: &Seen<'_>,
+        here: u32,
+        (name, folded): (&str, u64),
+        (id, elo): (u32, u16),
+    ) -> Option<Finding> {
+        let event = self.events.back_mut()?;
+        let waiting = event.pending.iter().position(|&(f, _)| f == folded);
+        let other = match waiting {
+            Some(at) => event.pending.swap_remove(at).1,
+            None => {
+                let player = event.spellings.get(&folded)?;
+                if (player.file, player.number) != (here, game.number) {
+                    return None;
+                }
+                let (short, word, initial) = initialled(name)?;
+                let forms = event.forms.entry(short).or_default();
+                if initial {
+                    forms.initial = if forms.initial == 0 {
+                        folded
+                    } else {
+                        forms.initial
+                    };
+                } else if forms.full == 0 {
+                    (forms.full, forms.word) = (folded, word);
+                } else {
+                    forms.two |= forms.word != word;
+                }
+                let other = if initial { forms.full } else { forms.initial };
+                if forms.two || other == 0 || other == folded {
+                    return None;
+                }
+                other
+            }
+        };
+        let first = *event.spellings.get(&other)?;
+        let apart = |a: u32, b: u32| a != 0 && b != 0 && a != b;
+        if first.file == here || apart(first.id, id) || apart(first.elo.into(), elo.into()) {
+            return None;
+        }
+        let other_name = kept(&event.names, (first.name_start, first.name_len)).to_owned();
+        // Left out by the game's comments: the next game gives it.
+        if game.accepted.names(Kind::PlayerNameVariant) {
+            event.pending.push((folded, other));
+        }
+        let where_ = place(&self.files, first.file, here, first.number);
+        Some(Finding::new(
+            Kind::PlayerNameVariant,
+            game.line,
+            format!(
+                "'{name}' here is written '{other_name}' in {where_}, of the same event ('{}'): initials for a given name in one input and the name in full in another, where no other player of the event has that surname and initial and no FIDE ID or rating tells them apart; one spelling serves the archive.",
                 game.tags.get(Tag::Event).trim()
             ),
         ))
@@ -439,6 +547,7 @@ impl Across for Identity {
                 let id = fide_id(game.tags.get(Tag::FIDE_IDS[side])).unwrap_or(0);
                 let given = (id, elo(game.tags.get(Tag::ELOS[side])));
                 out.extend(self.spelling(game, here, player, given));
+                out.extend(self.initials(game, here, player, given));
                 out.extend(self.id_conflict(game, here, player, given));
             }
         }
@@ -446,306 +555,4 @@ impl Across for Identity {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn seen<'a>(file: &'a str, number: u64, white: &'a str, id: &'a str) -> Seen<'a> {
-        let mut game = Seen::pairing([white, "?"], "1", "*", [id, "", "", "", "", ""]);
-        game.file = file;
-        game.number = number;
-        game
-    }
-
-    fn messages(identity: &mut Identity, game: &Seen<'_>) -> Vec<String> {
-        let mut out = Vec::new();
-        identity.game(game, &mut out);
-        out.into_iter().map(|f| f.message).collect()
-    }
-
-    /// Issue 56: a game whose comment accepts a spelling pair does not
-    /// use up the pair's one report: the next game that carries it gives it.
-    #[test]
-    fn a_pair_accepted_in_one_game_is_reported_in_the_next() {
-        let accepts = crate::checks::suppress::Suppressions::from_named(
-            vec![(1, "player-name-variant".to_owned())],
-            0,
-        );
-        let mut identity = Identity::default();
-        assert!(messages(&mut identity, &seen("a.pgn", 1, "Muzychuk,A", "14111330")).is_empty());
-        let mut accepted = seen("a.pgn", 2, "Muzychuk, Anna", "14111330");
-        accepted.accepted = &accepts;
-        // Found, for the writer to leave out by the comment.
-        assert_eq!(messages(&mut identity, &accepted).len(), 1);
-        let next = messages(
-            &mut identity,
-            &seen("a.pgn", 3, "Muzychuk, Anna", "14111330"),
-        );
-        assert_eq!(next.len(), 1, "{next:?}");
-        assert!(
-            messages(
-                &mut identity,
-                &seen("a.pgn", 4, "Muzychuk, Anna", "14111330")
-            )
-            .is_empty()
-        );
-        // Within an event, the same.
-        let event = |number, white| {
-            let mut game = seen("e.pgn", number, white, "");
-            game.tags.set(Tag::Event, "Open");
-            game.tags.set(Tag::Date, "2020.01.01");
-            game
-        };
-        assert!(messages(&mut identity, &event(1, "Petrosian, Tigran V.")).is_empty());
-        let mut accepted = event(2, "Petrosian, Tigran V");
-        accepted.accepted = &accepts;
-        assert_eq!(messages(&mut identity, &accepted).len(), 1);
-        assert_eq!(
-            messages(&mut identity, &event(3, "Petrosian, Tigran V")).len(),
-            1
-        );
-        assert!(messages(&mut identity, &event(4, "Petrosian, Tigran V")).is_empty());
-    }
-
-    #[test]
-    fn one_id_under_two_names_is_reported_once_a_name() {
-        let mut identity = Identity::default();
-        assert!(
-            messages(
-                &mut identity,
-                &seen("twic.pgn", 3, "Muzychuk,A", "14111330")
-            )
-            .is_empty()
-        );
-        // The same name folded: no finding.
-        for same in ["Muzychuk, A", "A Muzychuk", "MUZYCHUK,A."] {
-            assert!(messages(&mut identity, &seen("twic.pgn", 4, same, "14111330")).is_empty());
-        }
-        // In the same file.
-        let here = messages(
-            &mut identity,
-            &seen("twic.pgn", 5, "Muzytchuk,A", "14111330"),
-        );
-        assert!(here[0].contains("in game 3 of this file"), "{here:?}");
-        let found = messages(
-            &mut identity,
-            &seen("b.pgn", 7, "Muzychuk, Anna", "14111330"),
-        );
-        assert_eq!(found.len(), 1, "{found:?}");
-        assert!(
-            found[0].starts_with(
-                "FIDE ID 14111330 is 'Muzychuk, Anna' here and 'Muzychuk,A' in game 3 of twic.pgn"
-            ),
-            "{}",
-            found[0]
-        );
-        // Once for that name; again for a third.
-        assert!(
-            messages(
-                &mut identity,
-                &seen("b.pgn", 8, "Anna Muzychuk", "14111330")
-            )
-            .is_empty()
-        );
-        let third = messages(
-            &mut identity,
-            &seen("b.pgn", 9, "Muzychuk, Mariya", "14111330"),
-        );
-        assert!(third[0].contains("in game 3 of twic.pgn"), "{third:?}");
-    }
-
-    #[test]
-    fn ids_and_names_that_say_nothing_are_not_compared() {
-        let mut identity = Identity::default();
-        for (name, id) in [("A", "0"), ("A", ""), ("A", "12x"), ("?", "5"), ("", "5")] {
-            assert!(messages(&mut identity, &seen("t.pgn", 1, name, id)).is_empty());
-        }
-        assert!(messages(&mut identity, &seen("t.pgn", 2, "B", "5")).is_empty());
-        assert!(identity.first.len() == 1);
-    }
-
-    #[test]
-    fn a_full_table_stops_recording_and_says_so() {
-        let mut identity = Identity::with_limit(4096);
-        for id in 1..2000u32 {
-            let id = id.to_string();
-            assert!(messages(&mut identity, &seen("t.pgn", 1, "A", &id)).is_empty());
-        }
-        assert!(identity.bytes() < 4 * 4096, "{}", identity.bytes());
-        let why = identity.trouble();
-        assert!(why[0].contains("not compared"), "{why:?}");
-    }
-
-    fn in_event<'a>(event: &'a str, round: &'a str, number: u64, white: &'a str) -> Seen<'a> {
-        let mut game = seen("t.pgn", number, white, "");
-        game.tags.set(Tag::Event, event);
-        game.tags.set(Tag::Round, round);
-        game.tags.set(Tag::Date, "1961.05.01");
-        game
-    }
-
-    #[test]
-    fn one_name_written_two_ways_in_an_event_is_reported_once() {
-        let mut identity = Identity::default();
-        let bled = |round, number, white| in_event("Bled", round, number, white);
-        assert!(messages(&mut identity, &bled("1", 1, "Petrosian, Tigran V")).is_empty());
-        assert!(messages(&mut identity, &bled("2", 2, "Petrosian, Tigran V")).is_empty());
-        let found = messages(&mut identity, &bled("3", 3, "Petrosian, Tigran V."));
-        assert_eq!(
-            found,
-            [
-                "'Petrosian, Tigran V.' here is written 'Petrosian, Tigran V' in game 1 of this file, of the same event ('Bled'): one name written two ways (they fold alike: case, accents, punctuation, word order); one spelling serves the archive."
-            ]
-        );
-        assert!(messages(&mut identity, &bled("4", 4, "Petrosian, Tigran V.")).is_empty());
-        assert_eq!(
-            messages(&mut identity, &bled("5", 5, "Tigran V Petrosian")).len(),
-            1
-        );
-        // A spelling that differs from one reported only in case.
-        let upper = messages(&mut identity, &bled("6", 6, "PETROSIAN, Tigran V."));
-        assert_eq!(upper.len(), 1);
-        // Another event, or no round (an online pool): nothing.
-        assert!(
-            messages(
-                &mut identity,
-                &in_event("Zagreb", "1", 6, "Petrosian, Tigran V.")
-            )
-            .is_empty()
-        );
-        assert!(messages(&mut identity, &in_event("Pool", "-", 7, "magnus")).is_empty());
-        assert!(messages(&mut identity, &in_event("Pool", "-", 8, "Magnus")).is_empty());
-        // A round not known is a round all the same.
-        assert!(
-            messages(
-                &mut identity,
-                &in_event("Bled", "?", 9, "Fischer, Robert J.")
-            )
-            .is_empty()
-        );
-        assert_eq!(
-            messages(
-                &mut identity,
-                &in_event("Bled", "", 10, "Fischer, Robert J")
-            )
-            .len(),
-            1
-        );
-    }
-
-    #[test]
-    fn a_player_of_an_event_takes_24_bytes() {
-        assert_eq!(std::mem::size_of::<Player>(), 24);
-    }
-
-    /// White in game `number` of an event at Kolkata in 2012, with a FIDE
-    /// ID and a rating.
-    fn entrant<'a>(number: u64, white: &'a str, id: &'a str, elo: &'a str) -> Seen<'a> {
-        let game = Seen::pairing([white, "?"], "1", "*", [id, "", elo, "", "", ""]);
-        in_kolkata(number, game)
-    }
-
-    /// `game` as game `number` of the Kolkata Open's file.
-    fn in_kolkata(number: u64, mut game: Seen<'_>) -> Seen<'_> {
-        game.file = "open.pgn";
-        game.number = number;
-        game.tags.set(Tag::Event, "Kolkata Open");
-        game.tags.set(Tag::Date, "2012.12.03");
-        game
-    }
-
-    #[test]
-    fn one_name_and_rating_under_two_ids_in_an_event_is_reported_once() {
-        let mut identity = Identity::default();
-        let mut check = |game: Seen<'_>| messages(&mut identity, &game);
-        assert!(check(entrant(1, "Kumar, Ajay", "5012345", "2105")).is_empty());
-        assert!(check(entrant(2, "Kumar, Ajay", "5012345", "2105")).is_empty());
-        let found = check(entrant(3, "Kumar, Ajay", "5012354", "2105"));
-        assert_eq!(
-            found,
-            [
-                "'Kumar, Ajay' has FIDE ID 5012354 here (rated 2105) and FIDE ID 5012345 in game 1 of this file (rated 2105), of the same event ('Kolkata Open'): one name under two IDs (names folded: case, accents, punctuation, word order), and no two ratings to tell two players apart. One ID is wrong, or two players share the name and their games must be told apart; which is for the officer."
-            ]
-        );
-        // Once for that ID; its first ID again says nothing.
-        assert!(check(entrant(4, "Kumar, Ajay", "5012354", "2105")).is_empty());
-        assert!(check(entrant(5, "Kumar, Ajay", "5012345", "2105")).is_empty());
-        // A game that gives no rating does not tell the two apart.
-        let unrated = check(entrant(6, "Kumar, Ajay", "5099999", ""));
-        assert!(
-            unrated[0].contains("FIDE ID 5099999 here (no rating) and FIDE ID 5012345"),
-            "{unrated:?}"
-        );
-    }
-
-    #[test]
-    fn two_players_of_one_name_with_two_ratings_are_not_reported() {
-        let mut identity = Identity::default();
-        let mut check = |game: Seen<'_>| messages(&mut identity, &game);
-        assert!(check(entrant(1, "Kumar, Ajay", "5012345", "2105")).is_empty());
-        assert!(check(entrant(2, "Kumar, Ajay", "5077777", "1490")).is_empty());
-        assert!(check(entrant(3, "Kumar, Ajay", "5077777", "1490")).is_empty());
-        // Another event's player of that name and rating: nothing either.
-        let mut elsewhere = entrant(4, "Kumar, Ajay", "5088888", "2105");
-        elsewhere.tags.set(Tag::Event, "Mumbai Open");
-        assert!(check(elsewhere).is_empty());
-    }
-
-    #[test]
-    fn two_players_of_one_name_in_one_game_are_not_reported() {
-        let mut identity = Identity::default();
-        let game = in_kolkata(
-            1,
-            Seen::pairing(
-                ["Kumar, Ajay", "Ajay Kumar"],
-                "1",
-                "*",
-                ["5012345", "5012354", "", "", "", ""],
-            ),
-        );
-        assert!(messages(&mut identity, &game).is_empty());
-        // Either ID later says nothing; a third does.
-        for (number, id) in [(2, "5012354"), (3, "5012345")] {
-            let found = messages(&mut identity, &entrant(number, "Kumar, Ajay", id, ""));
-            assert!(found.is_empty(), "{found:?}");
-        }
-        let third = messages(&mut identity, &entrant(4, "Kumar, Ajay", "5099999", ""));
-        assert!(
-            third[0].contains("FIDE ID 5099999 here (no rating) and FIDE ID 5012345 in game 1"),
-            "{third:?}"
-        );
-    }
-
-    #[test]
-    fn the_id_is_compared_with_the_first_game_that_gives_one() {
-        let mut identity = Identity::default();
-        let mut check = |game: Seen<'_>| messages(&mut identity, &game);
-        assert!(check(entrant(1, "Kumar, Ajay", "", "")).is_empty());
-        assert!(check(entrant(2, "Kumar, Ajay", "5012345", "2105")).is_empty());
-        let found = check(entrant(3, "Kumar, Ajay", "5012354", "2105"));
-        assert!(
-            found[0].contains("FIDE ID 5012345 in game 2 of this file (rated 2105)"),
-            "{found:?}"
-        );
-    }
-
-    #[test]
-    fn events_keep_a_bounded_number_of_players_and_say_so() {
-        let mut identity = Identity::default();
-        for i in 0..EVENT_PLAYERS + 10 {
-            let name = format!("Player {i}");
-            assert!(messages(&mut identity, &in_event("Open", "1", 1, &name)).is_empty());
-        }
-        let why = identity.trouble();
-        assert!(
-            why[0].contains("first 20000 of an event")
-                && why[0].contains("in 1 events: 'Open' (1961)"),
-            "{why:?}"
-        );
-        // Only the latest events are kept.
-        for i in 0..EVENTS + 5 {
-            let event = format!("Event {i}");
-            assert!(messages(&mut identity, &in_event(&event, "1", 1, "A")).is_empty());
-        }
-        assert_eq!(identity.events.len(), EVENTS);
-    }
-}
+mod tests;
