@@ -31,7 +31,7 @@ use shakmaty::{Color, KnownOutcome, Position};
 
 use super::{ending::HowEnded, time_control::Period};
 use crate::{
-    board::replay,
+    board::replay::{self, side},
     finding::{ClockRow, ClockStrip, Finding, Kind, MoveRef},
     read::{comments::Clock, game::RawGame},
 };
@@ -375,13 +375,6 @@ fn span(tenths: u64) -> String {
         (0, s) => format!("{s}{fraction} s"),
         (m, 0) if fraction.is_empty() => format!("{m} min"),
         (m, s) => format!("{m} min {s}{fraction} s"),
-    }
-}
-
-fn side(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }
 

@@ -8,10 +8,7 @@ use super::verdict::{BoardEnd, Decided};
 use crate::{
     board::replay,
     finding::{Finding, Kind},
-    read::{
-        game::RawGame,
-        outcome::{outcome_str, parse, result_str},
-    },
+    read::{game::RawGame, outcome::parse},
 };
 
 /// Whether a game with no termination marker says that moves are missing
@@ -91,8 +88,8 @@ pub fn check(
             game.tag_line(index),
             format!(
                 "The Result tag says {} but the movetext ends with {}.",
-                outcome_str(tagged),
-                outcome_str(marker.outcome)
+                tagged.as_str(),
+                marker.outcome.as_str()
             ),
         ));
     }
@@ -149,8 +146,8 @@ fn against_board(decided: &Decided, recorded: (Outcome, u64), findings: &mut Vec
             line,
             format!(
                 "{what}, so the result must be {}, but it is recorded as {}.",
-                result_str(decided.expected),
-                outcome_str(recorded)
+                decided.expected.as_str(),
+                recorded.as_str()
             ),
         )
         .citing(decided.rule)

@@ -34,6 +34,7 @@ use shakmaty::{
 };
 
 use super::{draws, verdict::BoardEnd};
+use crate::{board::replay::side, read::notation::Form};
 use crate::{
     board::{
         replay::{self, Correction, Failure, Stopped},
@@ -57,26 +58,6 @@ fn name(variant: Variant) -> &'static str {
         Variant::Crazyhouse => "Crazyhouse",
         Variant::RacingKings => "Racing Kings",
         Variant::Horde => "Horde",
-    }
-}
-
-fn side(color: Color) -> &'static str {
-    match color {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-fn result_text(outcome: Option<KnownOutcome>) -> &'static str {
-    match outcome {
-        Some(KnownOutcome::Decisive {
-            winner: Color::White,
-        }) => "1-0",
-        Some(KnownOutcome::Decisive {
-            winner: Color::Black,
-        }) => "0-1",
-        Some(KnownOutcome::Draw) => "1/2-1/2",
-        None => "*",
     }
 }
 
@@ -305,32 +286,12 @@ fn start(
 /// nothing is read as the move it plainly means, as the replay of chess
 /// reads it, with that move's SAN.
 fn resolve(san: &San, pos: &VariantPosition) -> Result<(Move, Option<String>), SanError> {
-    match san.to_move(pos) {
-        Ok(m) => Ok((m, None)),
-        Err(SanError::IllegalSan) => {
-            let San::Normal {
-                role,
-                file,
-                rank,
-                capture: true,
-                to,
-                promotion,
-            } = *san
-            else {
-                return Err(SanError::IllegalSan);
-            };
-            let plain = San::Normal {
-                role,
-                file,
-                rank,
-                capture: false,
-                to,
-                promotion,
-            };
+    match (san.to_move(pos), crate::board::lenient::flip_capture(*san)) {
+        (Err(SanError::IllegalSan), Some((plain, Form::MarkWithoutCapture))) => {
             let m = plain.to_move(pos)?;
             Ok((m, Some(San::from_move(pos, m).to_string())))
         }
-        Err(err) => Err(err),
+        (found, _) => found.map(|m| (m, None)),
     }
 }
 
@@ -601,8 +562,8 @@ fn judge_result(
                 "Under {} rules the game ended{after}: {}. So the result must be {}, but it is recorded as {}.",
                 name(variant),
                 why_ended(pos, variant, auto),
-                result_text(Some(decided)),
-                result_text(recorded),
+                decided.as_str(),
+                Outcome::from_known(recorded).as_str(),
             ),
         )
         .citing(Source::Lichess(variant))

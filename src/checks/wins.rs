@@ -19,7 +19,7 @@ use crate::{
     board::rules::{Article, Edition, Source},
     board::winnable::{self, Search, Winnability},
     finding::{Finding, Kind},
-    read::{game::RawGame, outcome::result_str},
+    read::game::RawGame,
 };
 
 /// Whether a decisive result was earned on the board.
@@ -109,7 +109,7 @@ pub fn unearned(
     };
     let w = replay::side(winner);
     let l = replay::side(!winner);
-    let score = result_str(KnownOutcome::Decisive { winner });
+    let score = KnownOutcome::Decisive { winner }.as_str();
     let message = match kind {
         Kind::BareKingWin => format!(
             "{w} is recorded as the winner ({score}) with only a king left, and a lone king can never win; the game is a draw."

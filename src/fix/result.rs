@@ -74,7 +74,7 @@ pub(super) fn result_targets(
     let decided = verdict
         .expected
         .filter(|_| !unexplained)
-        .map(outcome::result_str);
+        .map(shakmaty::KnownOutcome::as_str);
     // The finding that names the change: the lowest ranked the game has.
     let why = Kind::ALL
         .iter()
@@ -88,10 +88,10 @@ pub(super) fn result_targets(
     };
     let closed = !open.comment && !open.variation;
     if let (Some(value), Some(why)) = (decided, why) {
-        if tag_valid.map(outcome::outcome_str) != Some(value) {
+        if tag_valid.map(shakmaty::Outcome::as_str) != Some(value) {
             out.tag = Some((why, Some(value)));
         }
-        if marker.map(outcome::outcome_str) != Some(value) && (marker.is_some() || closed) {
+        if marker.map(shakmaty::Outcome::as_str) != Some(value) && (marker.is_some() || closed) {
             out.marker = Some((why, value));
         }
         return out;
@@ -100,11 +100,11 @@ pub(super) fn result_targets(
         return out;
     }
     if tag.is_none() {
-        let value = marker.map_or("*", outcome::outcome_str);
+        let value = marker.map_or("*", shakmaty::Outcome::as_str);
         out.tag = Some((Kind::MissingResult, Some(value)));
     }
     if marker.is_none() && closed {
-        let value = tag_valid.map_or("*", outcome::outcome_str);
+        let value = tag_valid.map_or("*", shakmaty::Outcome::as_str);
         out.marker = Some((Kind::MissingResult, value));
     }
     out

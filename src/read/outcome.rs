@@ -4,44 +4,14 @@
 //! result as text goes through here (the lexer reads markers byte by byte,
 //! as pgn-reader's tokenizer does).
 
-use shakmaty::{Color, KnownOutcome, Outcome};
+use shakmaty::Outcome;
 
 /// The results PGN allows: White wins, Black wins, a draw, and unknown.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// The result `value` is, if it is exactly one of the four.
 pub fn parse(value: &[u8]) -> Option<Outcome> {
-    let at = RESULTS.iter().position(|r| r.as_bytes() == value)?;
-    Some(match at {
-        0 => Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::White,
-        }),
-        1 => Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::Black,
-        }),
-        2 => Outcome::Known(KnownOutcome::Draw),
-        _ => Outcome::Unknown,
-    })
-}
-
-/// A known result as PGN writes it.
-pub fn result_str(outcome: KnownOutcome) -> &'static str {
-    outcome_str(Outcome::Known(outcome))
-}
-
-/// A result as PGN writes it, `*` for an unknown one.
-pub fn outcome_str(outcome: Outcome) -> &'static str {
-    let at = match outcome {
-        Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::White,
-        }) => 0,
-        Outcome::Known(KnownOutcome::Decisive {
-            winner: Color::Black,
-        }) => 1,
-        Outcome::Known(KnownOutcome::Draw) => 2,
-        Outcome::Unknown => 3,
-    };
-    RESULTS[at]
+    Outcome::from_ascii(value).ok()
 }
 
 #[cfg(test)]
@@ -52,7 +22,7 @@ mod tests {
     fn each_result_reads_back_as_written() {
         for text in RESULTS {
             let outcome = parse(text.as_bytes()).unwrap();
-            assert_eq!(outcome_str(outcome), text);
+            assert_eq!(outcome.as_str(), text);
             // As shakmaty reads and writes it.
             assert_eq!(text.parse::<Outcome>().ok(), Some(outcome));
             assert_eq!(outcome.to_string(), text);

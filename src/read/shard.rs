@@ -187,120 +187,18 @@ impl Starts {
     }
 }
 
-/// The bytes of a shard: from the first game start at or after its start
-/// (its own start, when that is the file's) to the first game start at or
-/// after `own` bytes. Bytes are scanned only where a start is looked for.
-pub struct ShardReader<R> {
-    inner: R,
-    starts: Starts,
-    /// Bytes of the stream read.
-    pos: u64,
-    /// Where the shard's own part ends (a game starting before it belongs
-    /// to the shard).
-    own: u64,
-    /// Still looking for the first game start.
-    skipping: bool,
-    /// The scan has begun afresh at `own`.
-    past_own: bool,
-    done: bool,
-    buf: Vec<u8>,
-    /// What of `buf` is ready to hand out.
-    ready: std::ops::Range<usize>,
-}
-
-impl<R: Read> ShardReader<R> {
-    /// A shard of `inner` that owns game starts before byte `own`,
-    /// skipping to the first game start unless `from_start` (the file's
-    /// own start).
-    pub fn new(inner: R, own: u64, from_start: bool) -> ShardReader<R> {
-        ShardReader {
-            inner,
-            starts: if from_start {
-                Starts::default()
-            } else {
-                Starts::mid_stream()
-            },
-            pos: 0,
-            own,
-            skipping: !from_start,
-            past_own: false,
-            done: false,
-            buf: vec![0; 1 << 16],
-            ready: 0..0,
-        }
-    }
-
-    /// Reads a chunk and decides what of it belongs to the shard.
-    fn fill(&mut self) -> io::Result<()> {
-        while self.ready.is_empty() && !self.done {
-            let n = self.inner.read(&mut self.buf)?;
-            if n == 0 {
-                self.done = true;
-                return Ok(());
-            }
-            let chunk_start = self.pos;
-            self.pos += n as u64;
-            // Where `own` falls in this chunk (n: not in it).
-            let own_at =
-                usize::try_from(self.own.saturating_sub(chunk_start)).map_or(n, |at| at.min(n));
-            let mut first = 0;
-            if self.skipping {
-                let starts = &mut self.starts;
-                match self.buf[..own_at].iter().position(|&b| starts.feed(b)) {
-                    Some(k) => {
-                        self.skipping = false;
-                        first = k;
-                    }
-                    None if own_at < n || self.pos == self.own => {
-                        // No game starts in the shard's own range.
-                        self.done = true;
-                        return Ok(());
-                    }
-                    None => continue,
-                }
-            }
-            // From `own` on, scanned afresh, as the next shard scans it.
-            let scan_from = if self.past_own {
-                Some(0)
-            } else if own_at < n {
-                self.starts = Starts::mid_stream();
-                self.past_own = true;
-                Some(own_at)
-            } else {
-                None
-            };
-            let mut last = n;
-            if let Some(from) = scan_from {
-                let starts = &mut self.starts;
-                if let Some(k) = self.buf[from..n].iter().position(|&b| starts.feed(b)) {
-                    last = from + k;
-                    self.done = true;
-                }
-            }
-            self.ready = first..last;
-        }
-        Ok(())
-    }
-}
-
-impl<R: Read> Read for ShardReader<R> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        self.fill()?;
-        let n = self.ready.len().min(out.len());
-        out[..n].copy_from_slice(&self.buf[self.ready.start..self.ready.start + n]);
-        self.ready.start += n;
-        Ok(n)
-    }
-}
-
 /// Opens a shard of the file at `path`: the decompressed bytes it holds.
 pub fn open(path: &Path, range: Range) -> io::Result<Box<dyn Read + Send>> {
     let mut file = File::open(path)?;
     match range {
         Range::Bytes(start, end) => {
-            file.seek(SeekFrom::Start(start))?;
-            let reader = BufReader::with_capacity(1 << 16, file);
-            Ok(Box::new(ShardReader::new(reader, end - start, start == 0)))
+            let rest = File::open(path)?;
+            let file_end = rest.metadata()?.len();
+            Ok(shard(
+                bounded(file, start, end)?,
+                bounded(rest, end, file_end)?,
+                start == 0,
+            ))
         }
         Range::Frames(first, last, span) => {
             let (start, end) = match span {
@@ -344,50 +242,46 @@ pub fn open(path: &Path, range: Range) -> io::Result<Box<dyn Read + Send>> {
             let own = File::open(path)?;
             let rest = File::open(path)?;
             let file_end = rest.metadata()?.len();
-            let own = zstd::stream::read::Decoder::new(Bounded::new(own, start, end)?)?;
+            let own = zstd::stream::read::Decoder::new(bounded(own, start, end)?)?;
             // (A decoder given no frame at all says the stream is cut.)
             let rest: Box<dyn Read + Send> = if end < file_end {
-                Box::new(zstd::stream::read::Decoder::new(Bounded::new(
+                Box::new(zstd::stream::read::Decoder::new(bounded(
                     rest, end, file_end,
                 )?)?)
             } else {
                 Box::new(io::empty())
             };
-            Ok(Box::new(FramesShard {
-                own,
-                rest,
-                starts: if first == 0 {
-                    Starts::default()
-                } else {
-                    Starts::mid_stream()
-                },
-                from_start: first == 0,
-                state: State::Own,
-                buf: vec![0; 1 << 16],
-                ready: 0..0,
-            }))
+            Ok(shard(own, rest, first == 0))
         }
     }
 }
 
 /// A file read from `start` to `end`.
-struct Bounded {
-    file: io::Take<BufReader<File>>,
+fn bounded(mut file: File, start: u64, end: u64) -> io::Result<io::Take<BufReader<File>>> {
+    file.seek(SeekFrom::Start(start))?;
+    Ok(BufReader::with_capacity(1 << 16, file).take(end.saturating_sub(start)))
 }
 
-impl Bounded {
-    fn new(mut file: File, start: u64, end: u64) -> io::Result<Bounded> {
-        file.seek(SeekFrom::Start(start))?;
-        Ok(Bounded {
-            file: BufReader::with_capacity(1 << 16, file).take(end.saturating_sub(start)),
-        })
-    }
-}
-
-impl Read for Bounded {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.file.read(buf)
-    }
+/// A shard over its own bytes (`own`), then the bytes after them (`rest`),
+/// skipping to the first game start unless `from_start`.
+fn shard(
+    own: impl Read + Send + 'static,
+    rest: impl Read + Send + 'static,
+    from_start: bool,
+) -> Box<dyn Read + Send> {
+    Box::new(FramesShard {
+        own,
+        rest,
+        starts: if from_start {
+            Starts::default()
+        } else {
+            Starts::mid_stream()
+        },
+        from_start,
+        state: State::Own,
+        buf: vec![0; 1 << 16],
+        ready: 0..0,
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -522,10 +416,12 @@ mod tests {
         ] {
             let mut joined = Vec::new();
             for w in cuts.windows(2) {
-                let mut shard = ShardReader::new(
-                    io::Cursor::new(&games.as_bytes()[w[0] as usize..]),
-                    w[1] - w[0],
-                    w[0] == 0,
+                let bytes = games.as_bytes();
+                let (a, b) = (w[0] as usize, w[1] as usize);
+                let mut shard = shard(
+                    io::Cursor::new(bytes[a..b].to_vec()),
+                    io::Cursor::new(bytes[b..].to_vec()),
+                    a == 0,
                 );
                 shard.read_to_end(&mut joined).unwrap();
             }

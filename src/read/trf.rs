@@ -112,16 +112,12 @@ pub struct Player {
     pub line: u64,
     /// Starting rank.
     pub rank: u16,
-    /// `m`, `w` or blank.
-    pub sex: String,
     /// Title, as written.
     pub title: String,
     /// Name, as written ("Lastname, Firstname").
     pub name: String,
     /// FIDE rating (0: none).
     pub rating: u16,
-    /// Federation.
-    pub federation: String,
     /// FIDE ID (`None`: blank or 0).
     pub fide_id: Option<u64>,
     /// Points, as stated (in tenths).
@@ -146,8 +142,6 @@ pub struct Problem {
     pub trouble: Trouble,
     /// 1-based line.
     pub line: u64,
-    /// 1-based column, where one is to blame.
-    pub column: Option<usize>,
     /// One plain sentence.
     pub message: String,
 }
@@ -157,10 +151,6 @@ pub struct Problem {
 pub struct Tournament {
     /// `012`.
     pub name: String,
-    /// `022`.
-    pub city: String,
-    /// `042`, as written.
-    pub start: String,
     /// The players, in file order.
     pub players: Vec<Player>,
     /// Rounds: `XXR` when given, else the most any player has.
@@ -391,7 +381,6 @@ pub fn read(text: &str) -> Tournament {
             t.problems.push(Problem {
                 trouble: Trouble::Invalid,
                 line: number,
-                column: Some(MAX_LINE_CHARS + 1),
                 message: format!(
                     "The line is {width} characters long, more than a TRF line of {MAX_ROUNDS} rounds ({MAX_LINE_CHARS}); it is not read."
                 ),
@@ -404,7 +393,6 @@ pub fn read(text: &str) -> Tournament {
                 t.problems.push(Problem {
                     trouble: Trouble::Invalid,
                     line: number,
-                    column: None,
                     message: format!(
                         "More than {MAX_PLAYERS} player lines: starting ranks have four digits, so this line is not read."
                     ),
@@ -416,8 +404,6 @@ pub fn read(text: &str) -> Tournament {
                 }
             }
             "012" => t.name = rest(),
-            "022" => t.city = rest(),
-            "042" => t.start = rest(),
             "XXS" => xxs(&mut t, &rest(), number),
             "162" => scoring_162(&mut t, line, number),
             "XXR" => match rest().parse::<u64>() {
@@ -428,7 +414,6 @@ pub fn read(text: &str) -> Tournament {
                 Ok(rounds) => t.problems.push(Problem {
                     trouble: Trouble::Invalid,
                     line: number,
-                    column: Some(5),
                     message: format!(
                         "XXR gives {rounds} rounds, more than the {MAX_ROUNDS} a TRF line can hold; it is not read."
                     ),
@@ -436,7 +421,6 @@ pub fn read(text: &str) -> Tournament {
                 Err(_) => t.problems.push(Problem {
                     trouble: Trouble::Invalid,
                     line: number,
-                    column: Some(5),
                     message: format!("XXR gives '{}' rounds, which is not a number.", rest()),
                 }),
             },
@@ -465,7 +449,6 @@ fn xxs(t: &mut Tournament, rest: &str, number: u64) {
             t.problems.push(Problem {
                 trouble: Trouble::Invalid,
                 line: number,
-                column: None,
                 message: format!("XXS item '{item}' is no CODE=VALUE of JaVaFo's scoring."),
             });
         }
@@ -485,7 +468,6 @@ fn scoring_162(t: &mut Tournament, line: &str, number: u64) {
             _ => t.problems.push(Problem {
                 trouble: Trouble::Invalid,
                 line: number,
-                column: Some(at),
                 message: format!(
                     "The scoring record has '{}' at columns {at}-{}, no result symbol and points.",
                     field(line, at, at + 4).trim(),
@@ -499,22 +481,18 @@ fn scoring_162(t: &mut Tournament, line: &str, number: u64) {
 
 /// One `001` line, or a problem.
 fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player> {
-    let mut invalid = |column: usize, message: String| {
+    let mut invalid = |message: String| {
         problems.push(Problem {
             trouble: Trouble::Invalid,
             line: number,
-            column: Some(column),
             message,
         });
     };
     let Ok(rank) = field(line, 5, 8).trim().parse::<u16>() else {
-        invalid(
-            5,
-            format!(
-                "The starting rank '{}' (columns 5-8) is not a number.",
-                field(line, 5, 8).trim()
-            ),
-        );
+        invalid(format!(
+            "The starting rank '{}' (columns 5-8) is not a number.",
+            field(line, 5, 8).trim()
+        ));
         return None;
     };
     let rating = field(line, 49, 52).trim();
@@ -522,10 +500,9 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
         0
     } else {
         rating.parse().unwrap_or_else(|_| {
-            invalid(
-                49,
-                format!("Player {rank}'s rating '{rating}' (columns 49-52) is not a number."),
-            );
+            invalid(format!(
+                "Player {rank}'s rating '{rating}' (columns 49-52) is not a number."
+            ));
             0
         })
     };
@@ -537,12 +514,9 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
             Ok(0) => None,
             Ok(id) => Some(id),
             Err(_) => {
-                invalid(
-                    58,
-                    format!(
-                        "Player {rank}'s FIDE number '{fide}' (columns 58-68) is not a number."
-                    ),
-                );
+                invalid(format!(
+                    "Player {rank}'s FIDE number '{fide}' (columns 58-68) is not a number."
+                ));
                 None
             }
         }
@@ -554,10 +528,9 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
         match tenths(points) {
             Some(p) => Some(p),
             None => {
-                invalid(
-                    81,
-                    format!("Player {rank}'s points '{points}' (columns 81-84) are not a number."),
-                );
+                invalid(format!(
+                    "Player {rank}'s points '{points}' (columns 81-84) are not a number."
+                ));
                 None
             }
         }
@@ -572,11 +545,9 @@ fn player(line: &str, number: u64, problems: &mut Vec<Problem>) -> Option<Player
     Some(Player {
         line: number,
         rank,
-        sex: field(line, 10, 10).trim().to_owned(),
         title: field(line, 11, 13).trim().to_owned(),
         name: field(line, 15, 47).trim().to_owned(),
         rating,
-        federation: field(line, 54, 56).trim().to_owned(),
         fide_id,
         points,
         rounds,
@@ -591,7 +562,7 @@ fn round_cell(
     at: usize,
     rank: u16,
     round: usize,
-    invalid: &mut dyn FnMut(usize, String),
+    invalid: &mut dyn FnMut(String),
 ) -> Round {
     let opponent = field(line, at, at + 3).trim();
     let opponent = match opponent {
@@ -600,14 +571,11 @@ fn round_cell(
             Ok(0) => None,
             Ok(n) => Some(n),
             Err(_) => {
-                invalid(
-                    at,
-                    format!(
-                        "Player {rank}'s opponent '{digits}' in round {} (columns {at}-{}) is not a starting rank.",
-                        round,
-                        at + 3
-                    ),
-                );
+                invalid(format!(
+                    "Player {rank}'s opponent '{digits}' in round {} (columns {at}-{}) is not a starting rank.",
+                    round,
+                    at + 3
+                ));
                 None
             }
         },
@@ -617,29 +585,23 @@ fn round_cell(
         Some(b'w' | b'W') => Some(Colour::White),
         Some(b'b' | b'B') => Some(Colour::Black),
         Some(other) => {
-            invalid(
-                at + 5,
-                format!(
-                    "Player {rank}'s colour '{}' in round {} (column {}) is none of w, b, -.",
-                    other as char,
-                    round,
-                    at + 5
-                ),
-            );
+            invalid(format!(
+                "Player {rank}'s colour '{}' in round {} (column {}) is none of w, b, -.",
+                other as char,
+                round,
+                at + 5
+            ));
             None
         }
     };
     let code = field(line, at + 7, at + 7).bytes().next().unwrap_or(b' ');
     let outcome = Outcome::parse(code).unwrap_or_else(|| {
-        invalid(
-            at + 7,
-            format!(
-                "Player {rank}'s result '{}' in round {} (column {}) is no TRF result code.",
-                code as char,
-                round,
-                at + 7
-            ),
-        );
+        invalid(format!(
+            "Player {rank}'s result '{}' in round {} (column {}) is no TRF result code.",
+            code as char,
+            round,
+            at + 7
+        ));
         Outcome::Bye(Score::Loss)
     });
     Round {
@@ -670,7 +632,6 @@ fn past_xxr(t: &mut Tournament, stated: usize, line: u64) {
         t.problems.push(Problem {
             trouble: Trouble::Inconsistent,
             line,
-            column: Some(5),
             message: format!(
                 "XXR gives {stated} rounds, but the player lines hold games or results in {rounds} (player {}, '{}', line {}, has round {rounds}).",
                 last.rank, last.name, last.line
@@ -739,7 +700,6 @@ fn check(t: &mut Tournament) {
         problems.push(Problem {
             trouble: Trouble::Inconsistent,
             line,
-            column: None,
             message,
         });
     };

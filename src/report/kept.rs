@@ -374,27 +374,16 @@ impl AcrossGame {
     }
 }
 
+/// A result as kept: 0 a draw, 1 White's win, 2 Black's.
 fn outcome_code(outcome: Option<KnownOutcome>) -> Option<u8> {
-    outcome.map(|o| match o {
-        KnownOutcome::Draw => 0,
-        KnownOutcome::Decisive {
-            winner: Color::White,
-        } => 1,
-        KnownOutcome::Decisive {
-            winner: Color::Black,
-        } => 2,
-    })
+    outcome.map(|o| o.winner().map_or(0, |c| c.fold_wb(1, 2)))
 }
 
 fn outcome(code: Option<u8>) -> Result<Option<KnownOutcome>, String> {
     code.map(|c| match c {
-        0 => Ok(KnownOutcome::Draw),
-        1 => Ok(KnownOutcome::Decisive {
-            winner: Color::White,
-        }),
-        2 => Ok(KnownOutcome::Decisive {
-            winner: Color::Black,
-        }),
+        0..=2 => Ok(KnownOutcome::from_winner(
+            (c > 0).then(|| Color::from_white(c == 1)),
+        )),
         _ => Err(format!("{c} is no result")),
     })
     .transpose()

@@ -17,7 +17,6 @@ use crate::{
     finding::{Finding, Severity},
     read::{
         game::{RawGame, TagColumns, TagValues},
-        outcome::result_str,
         tags::Tag,
     },
 };
@@ -523,7 +522,10 @@ impl Report {
             plies: game.verdict.plies,
             termination: &text(cells.tags.get(Tag::Termination)),
             board_end: game.verdict.board_end.as_str(),
-            expected_result: game.verdict.expected.map_or("", result_str),
+            expected_result: game
+                .verdict
+                .expected
+                .map_or("", shakmaty::KnownOutcome::as_str),
             errors: counts[Severity::Error as usize],
             warnings: counts[Severity::Warning as usize],
             infos: counts[Severity::Info as usize],

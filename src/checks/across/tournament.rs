@@ -14,7 +14,6 @@ use crate::{
     finding::{Finding, Kind},
     read::{
         game::fold_name,
-        outcome::result_str,
         tags::Tag,
         trf::{Colour, Outcome, Player, Round, Score, Tournament, Trouble},
     },
@@ -435,7 +434,7 @@ fn result_mismatch(game: &Seen<'_>, w: &Player, b: &Player, theirs: &Round) -> O
                 " The board decides the TRF's result, so the Laws support the TRF, not the game."
                     .to_owned()
             }
-            Some((e, _)) => format!(" The board decides {}, which neither says.", result_str(e)),
+            Some((e, _)) => format!(" The board decides {}, which neither says.", e.as_str()),
             None => String::new(),
         };
         return Some(Finding::new(
