@@ -82,8 +82,6 @@ pub struct Config {
     pub render: Option<Render>,
     /// The tournament report file (`--trf`), as named and as read.
     pub trf: Option<(String, crate::read::trf::Tournament)>,
-    /// The settings file read, if any.
-    pub settings: Option<PathBuf>,
     /// Set by a program that runs the audit as a library (the Python
     /// module) to end it early, as a closed standard output ends it.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
@@ -205,7 +203,6 @@ impl Config {
             keep_results,
             render,
             trf,
-            settings: settings.map(|s| s.path),
             stop: None,
         })
     }

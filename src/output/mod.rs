@@ -75,15 +75,6 @@ impl Output {
             Output::File(path)
         }
     }
-
-    /// How messages name it.
-    pub fn name(&self) -> String {
-        match self {
-            Output::Stdout => "standard output".to_owned(),
-            Output::File(path) => path.display().to_string(),
-            Output::Handed(_) => "the caller's reader".to_owned(),
-        }
-    }
 }
 
 /// The identity of what standard input reads, when it is a file.
