@@ -73,7 +73,7 @@ pub struct Cli {
 
     /// The form of the findings report. csv: one row per finding, with
     /// every column (the default, unless the findings go to a terminal);
-    /// concise: `file:line:game: severity code message`, one line each (the
+    /// concise: `file:line:1: code [severity] game N: message`, one line each (the
     /// default on a terminal); json-lines: one JSON object per finding,
     /// with the CSV's columns; github: GitHub Actions workflow commands,
     /// shown as annotations; sarif: one SARIF 2.1.0 log, for code-scanning

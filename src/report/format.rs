@@ -31,7 +31,7 @@ pub const FINDINGS_HEADER: [&str; 17] = [
 pub enum Format {
     /// One CSV row a finding, cells safe for a spreadsheet.
     Csv,
-    /// `file:line:game: severity code message`, one line a finding.
+    /// `file:line:1: code [severity] game N: message`, one line a finding.
     Concise,
     /// One JSON object a line, with the CSV's columns.
     JsonLines,
@@ -265,14 +265,16 @@ impl FindingsWriter {
         };
         match format {
             Format::Csv | Format::Parquet => {}
+            // `file:line:column:` as editors and compilers write it (the
+            // column is not known: 1), then the code as ruff writes it.
             Format::Concise => writeln!(
                 w,
-                "{}:{}:{}: {} {} {}",
+                "{}:{}:1: {} [{}] game {}: {}",
                 terminal(f.file),
                 f.line,
-                f.game,
-                f.kind.severity(),
                 f.kind.code(),
+                f.kind.severity(),
+                f.game,
                 terminal(f.message)
             )?,
             Format::JsonLines => {

@@ -219,7 +219,10 @@ impl Summary {
             counted(count(Severity::Warning), "warning", "warnings"),
             counted(count(Severity::Info), "info", "infos"),
         );
-        for (kind, n) in &self.by_kind {
+        // Errors first, then warnings, then infos.
+        let mut by_kind: Vec<_> = self.by_kind.iter().collect();
+        by_kind.sort_by_key(|(kind, _)| std::cmp::Reverse(kind.severity()));
+        for (kind, n) in by_kind {
             out.push_str(&format!(
                 "  {n:>10}  {} ({})\n",
                 kind.code(),

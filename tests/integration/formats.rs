@@ -110,9 +110,11 @@ fn lines_for_a_terminal_or_a_log_stay_one_a_finding_and_run_nothing() {
     }
     let concise = report("concise");
     let first = &rows[0];
+    // `file:line:column:`, as editors read it, then the code, the
+    // severity and the game.
     assert!(concise.starts_with(&format!(
-        "{}:{}:{}: {} {} ",
-        first["file"], first["line"], first["game"], first["severity"], first["code"]
+        "{}:{}:1: {} [{}] game {}: ",
+        first["file"], first["line"], first["code"], first["severity"], first["game"]
     )));
     // GitHub's escapes in properties and messages.
     let github = report("github");
