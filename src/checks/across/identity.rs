@@ -70,7 +70,12 @@ struct Event {
     /// (folded name, ID) already reported.
     ids_reported: HashSet<(u64, u32)>,
     full: bool,
-    /// By surname and initial ([`initialled`]): the forms of its name.
+    /// The input of the event's first spelling, and whether another
+    /// input has given one since.
+    input: Option<u32>,
+    mixed: bool,
+    /// By surname and initial ([`initialled`]), once `mixed`: the forms
+    /// of its name.
     forms: HashMap<u64, Forms>,
     /// Spellings (folded) of an initial pair whose report a game's
     /// comments left out, with the other spelling: the next game gives it.
@@ -189,25 +194,57 @@ fn first_report<K: std::hash::Hash + Eq>(
 /// A name written `Surname, Given`: its surname and the initial of its
 /// given names (hashed), its first given word (hashed), and whether every
 /// given word is an initial (`Kortchnoi, V. L`). `None` without a comma or
-/// a given name, and with `Jr.` or `Sr.` (a father and a son).
+/// a given name, and with `Jr.` or `Sr.` (a father and a son). An ASCII
+/// name is read without allocating (it runs for each new name of an
+/// event).
 fn initialled(name: &str) -> Option<(u64, u64, bool)> {
     let (surname, given) = name.split_once(',')?;
-    let given = deunicode::deunicode(given).to_ascii_lowercase();
-    let words: Vec<&str> = given
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty() && !crate::read::game::is_title(w.as_bytes()))
-        .collect();
-    let surname = crate::read::game::fold_name(surname);
-    let family = |w: &&str| matches!(*w, "jr" | "sr");
-    if surname.is_empty() || words.iter().any(family) || surname.split(' ').any(|w| family(&w)) {
+    let given = deunicode::deunicode_with_tofu_cow(given, "[?]");
+    fn words(text: &str) -> impl Iterator<Item = &str> {
+        let split = text.split(|c: char| !c.is_ascii_alphanumeric());
+        split.filter(|w| !w.is_empty())
+    }
+    let family = |w: &str| w.eq_ignore_ascii_case("jr") || w.eq_ignore_ascii_case("sr");
+    let title = |w: &&str| {
+        let mut lower = [0u8; 3];
+        lower
+            .iter_mut()
+            .zip(w.bytes())
+            .for_each(|(l, b)| *l = b.to_ascii_lowercase());
+        w.len() <= 3 && crate::read::game::is_title(&lower[..w.len()])
+    };
+    if words(surname).any(family) || words(&given).any(family) {
         return None;
     }
-    let first = words.first()?;
+    let mut given = words(&given).filter(|w| !title(w));
+    let first = given.next()?;
+    let (sum, count) = crate::read::game::folded_name_hash(surname.as_bytes());
+    let surname = crate::read::game::folded_key((sum, count));
     Some((
-        key(0x1A, &[&surname, &first[..1]]),
+        key(surname, &[&first[..1]]),
         key(0x1B, &[first]),
-        words.iter().all(|w| w.len() == 1),
+        first.len() == 1 && given.all(|w| w.len() == 1),
     ))
+}
+
+/// Adds a spelling (`name`, `folded`) to an event's forms: the spelling
+/// it pairs with, if any.
+fn add_form(forms: &mut HashMap<u64, Forms>, name: &str, folded: u64) -> Option<u64> {
+    let (short, word, initial) = initialled(name)?;
+    let forms = forms.entry(short).or_default();
+    if initial {
+        forms.initial = if forms.initial == 0 {
+            folded
+        } else {
+            forms.initial
+        };
+    } else if forms.full == 0 {
+        (forms.full, forms.word) = (folded, word);
+    } else {
+        forms.two |= forms.word != word;
+    }
+    let other = if initial { forms.full } else { forms.initial };
+    (!forms.two && other != 0 && other != folded).then_some(other)
 }
 
 /// A tag value that names nobody.
@@ -310,12 +347,15 @@ impl Identity {
         here: u32,
         (name, folded): (&str, u64),
         (id, elo): (u32, u16),
-    ) -> Option<Finding> {
+    ) -> (Option<Finding>, bool) {
         let number = game.number;
-        let event = self.events.back_mut()?;
+        let Some(event) = self.events.back_mut() else {
+            return (None, false);
+        };
         let Some(&player) = event.spellings.get(&folded) else {
-            if event.spellings.len() < EVENT_PLAYERS {
-                let (name_start, name_len) = keep(&mut event.names, name)?;
+            if event.spellings.len() < EVENT_PLAYERS
+                && let Some((name_start, name_len)) = keep(&mut event.names, name)
+            {
                 let player = Player {
                     name_start,
                     name_len,
@@ -325,13 +365,14 @@ impl Identity {
                     number,
                 };
                 event.spellings.insert(folded, player);
+                return (None, true);
             } else if !event.full {
                 event.full = true;
                 let year = game.tags.get(Tag::Date).trim().get(..4).unwrap_or("?");
                 self.crowded
                     .push(format!("'{}' ({year})", game.tags.get(Tag::Event).trim()));
             }
-            return None;
+            return (None, false);
         };
         let other = kept(&event.names, (player.name_start, player.name_len));
         // Both players of one game: two people whose names fold alike.
@@ -341,18 +382,19 @@ impl Identity {
             || same_game
             || !first_report(&mut event.reported, (folded, name.to_owned()), accepted)
         {
-            return None;
+            return (None, false);
         }
         let other = other.to_owned();
         let where_ = place(&self.files, player.file, here, player.number);
-        Some(Finding::new(
+        let found = Finding::new(
             Kind::PlayerNameVariant,
             game.line,
             format!(
                 "'{name}' here is written '{other}' in {where_}, of the same event ('{}'): one name written two ways (they fold alike: case, accents, punctuation, word order); one spelling serves the archive.",
                 game.tags.get(Tag::Event).trim()
             ),
-        ))
+        );
+        (Some(found), false)
     }
 
     /// One player's name in the game's event (the last of `events`) with
@@ -363,41 +405,38 @@ impl Identity {
     /// players: TWIC 920's `Mihajlov,S` and `Mihajlov,Sebastian` play in
     /// the same rounds), no other given name of the event starts with the
     /// initial, and no FIDE IDs or ratings tell them apart. Looked for
-    /// when the event first sees a spelling.
+    /// when the event first sees a spelling (`new`).
     fn initials(
         &mut self,
         game: &Seen<'_>,
         here: u32,
         (name, folded): (&str, u64),
-        (id, elo): (u32, u16),
+        (id, elo, new): (u32, u16, bool),
     ) -> Option<Finding> {
         let event = self.events.back_mut()?;
         let waiting = event.pending.iter().position(|&(f, _)| f == folded);
         let other = match waiting {
             Some(at) => event.pending.swap_remove(at).1,
+            None if !new => return None,
+            // The forms are kept from the event's second input on: an
+            // event read from one input has no pair to report.
+            None if event.input.is_none_or(|input| input == here) && !event.mixed => {
+                event.input = Some(here);
+                return None;
+            }
             None => {
-                let player = event.spellings.get(&folded)?;
-                if (player.file, player.number) != (here, game.number) {
-                    return None;
+                if !std::mem::replace(&mut event.mixed, true) {
+                    let mut earlier: Vec<(&Player, u64)> = (event.spellings.iter())
+                        .filter(|&(&f, _)| f != folded)
+                        .map(|(&f, player)| (player, f))
+                        .collect();
+                    earlier.sort_unstable_by_key(|(p, _)| (p.file, p.number));
+                    for (player, f) in earlier {
+                        let name = kept(&event.names, (player.name_start, player.name_len));
+                        add_form(&mut event.forms, name, f);
+                    }
                 }
-                let (short, word, initial) = initialled(name)?;
-                let forms = event.forms.entry(short).or_default();
-                if initial {
-                    forms.initial = if forms.initial == 0 {
-                        folded
-                    } else {
-                        forms.initial
-                    };
-                } else if forms.full == 0 {
-                    (forms.full, forms.word) = (folded, word);
-                } else {
-                    forms.two |= forms.word != word;
-                }
-                let other = if initial { forms.full } else { forms.initial };
-                if forms.two || other == 0 || other == folded {
-                    return None;
-                }
-                other
+                add_form(&mut event.forms, name, folded)?
             }
         };
         let first = *event.spellings.get(&other)?;
@@ -546,8 +585,12 @@ impl Across for Identity {
                 let Some(player) = player else { continue };
                 let id = fide_id(game.tags.get(Tag::FIDE_IDS[side])).unwrap_or(0);
                 let given = (id, elo(game.tags.get(Tag::ELOS[side])));
-                out.extend(self.spelling(game, here, player, given));
-                out.extend(self.initials(game, here, player, given));
+                let (found, new) = self.spelling(game, here, player, given);
+                out.extend(found);
+                let waiting = self.events.back().is_some_and(|e| !e.pending.is_empty());
+                if new || waiting {
+                    out.extend(self.initials(game, here, player, (given.0, given.1, new)));
+                }
                 out.extend(self.id_conflict(game, here, player, given));
             }
         }
