@@ -171,6 +171,10 @@ enum Form {
     Csv {
         w: csv::Writer<Box<dyn Write + Send>>,
         raw: bool,
+        /// The header, not yet written: with the first row, or at the end
+        /// of a run that read a game (a run that read nothing writes
+        /// nothing).
+        header: bool,
     },
     Parquet(super::parquet::ParquetRows),
     Text {
@@ -213,13 +217,10 @@ impl FindingsWriter {
         let form = if format == Format::Parquet {
             Form::Parquet(super::parquet::ParquetRows::new(out, &findings_fields())?)
         } else if format == Format::Csv {
-            let mut w = csv::WriterBuilder::new()
+            let w = csv::WriterBuilder::new()
                 .has_headers(false)
                 .from_writer(out);
-            if header {
-                w.write_record(FINDINGS_HEADER)?;
-            }
-            Form::Csv { w, raw }
+            Form::Csv { w, raw, header }
         } else {
             let mut w = BufWriter::with_capacity(1 << 16, out);
             match format {
@@ -250,7 +251,12 @@ impl FindingsWriter {
     /// Writes one finding.
     pub fn finding(&mut self, f: &Located<'_>) -> csv::Result<()> {
         let (w, format, written, suite, case, fail_on) = match &mut self.form {
-            Form::Csv { w, raw } => return write_csv(w, f, *raw),
+            Form::Csv { w, raw, header } => {
+                if std::mem::take(header) {
+                    w.write_record(FINDINGS_HEADER)?;
+                }
+                return write_csv(w, f, *raw);
+            }
             Form::Parquet(rows) => {
                 return serialize_row(f, Cow::Borrowed, |row| rows.push(row)).map_err(Into::into);
             }
@@ -304,11 +310,17 @@ impl FindingsWriter {
         Ok(())
     }
 
-    /// Closes the report (SARIF's and JUnit's closing) and flushes it.
-    pub fn finish(&mut self) -> io::Result<()> {
+    /// Closes the report (the CSV header of a report with no row, when
+    /// `any` game was read; SARIF's and JUnit's closing) and flushes it.
+    pub fn finish(&mut self, any: bool) -> io::Result<()> {
         self.end_game().map_err(io::Error::other)?;
         match &mut self.form {
-            Form::Csv { w, .. } => w.flush(),
+            Form::Csv { w, header, .. } => {
+                if std::mem::take(header) && any {
+                    w.write_record(FINDINGS_HEADER)?;
+                }
+                w.flush()
+            }
             Form::Parquet(rows) => rows.finish(),
             Form::Text {
                 w, format, suite, ..

@@ -631,7 +631,7 @@ impl Report {
         if let Some(update) = &mut self.baseline_update {
             update.flush()?;
         }
-        self.findings.finish()?;
+        self.findings.finish(self.summary.games > 0)?;
         match &mut self.games {
             Some(GamesWriter::Csv(w)) => w.flush()?,
             Some(GamesWriter::Parquet(rows)) => rows.finish()?,

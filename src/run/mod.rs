@@ -453,16 +453,17 @@ fn count(config: &Config) -> Status {
         );
         lines += reader.lines;
     }
+    // A count of part of the input would pass for the whole's.
+    if failed {
+        eprintln!("pgn-arbiter: no count: an input was not read whole");
+        return Status::Trouble;
+    }
     if config.count_lines {
         println!("{}", serde_json::json!({ "lines": lines }));
     } else {
         println!("{}", serde_json::json!({ "games": games, "lines": lines }));
     }
-    if failed {
-        Status::Trouble
-    } else {
-        Status::Clean
-    }
+    Status::Clean
 }
 
 /// What each worker does with a game, by the run's settings.

@@ -220,6 +220,51 @@ fn missing_file_is_reported_and_the_rest_is_read() {
     assert!(text(&out.stdout).contains("moves/illegal-move.pgn,1,20,"));
 }
 
+/// A run that read no game writes no report, not even a CSV header that
+/// would pass for an empty report; a run that read games with no finding
+/// writes the header alone.
+#[test]
+fn a_run_that_read_nothing_writes_no_header() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("empty.pgn"), "").unwrap();
+    for input in ["no-such-file.pgn", "empty.pgn"] {
+        let out = run_in(tmp.path(), &["-q", input]);
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        assert_eq!(text(&out.stdout), "", "{input}");
+    }
+    let clean = "[Event \"x\"]\n[Site \"?\"]\n[Date \"2020.01.01\"]\n[Round \"1\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n1. e4 *\n";
+    fs::write(tmp.path().join("clean.pgn"), clean).unwrap();
+    let out = run_in(tmp.path(), &["-q", "clean.pgn"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().count(), 1);
+    assert!(text(&out.stdout).starts_with("file,game,line,"));
+}
+
+/// A count of part of an input is never printed: frames the file does not
+/// have, or an input that cannot be read, give exit status 2 and nothing
+/// on standard output.
+#[test]
+fn a_count_of_an_input_not_read_whole_is_not_printed() {
+    let zst = "input/zstd.pgn.zst";
+    for args in [
+        &["--count", "--zstd-frames", "5..9", zst][..],
+        &["--count-lines", "--zstd-frames", "5..9", zst],
+        &["--count", "no-such-file.pgn"],
+    ] {
+        let out = run_in(&fixtures(), args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+        assert!(text(&out.stderr).contains("no count"), "{args:?}");
+    }
+    let out = run_in(&fixtures(), &["--count", zst]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).starts_with("{\"games\":"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
 #[test]
 fn corrupt_compressed_input_is_an_input_problem() {
     let tmp = tempfile::tempdir().unwrap();
