@@ -58,7 +58,7 @@ expect() { # expect STATUS TEXT -- COMMAND...: its exit status and a text in its
 for hook in pgn-arbiter-system pgn-arbiter pgn-arbiter-python; do
   run=(env "PATH=$root/target/debug:$PATH" "$pre_commit" try-repo "$root" "$hook")
   expect 0 Passed -- "${run[@]}" --files clean.pgn notes.txt
-  expect 1 "archive.pgn:238:12: error illegal-move" -- "${run[@]}" --all-files
+  expect 1 "archive.pgn:238:1: illegal-move [error] game 12:" -- "${run[@]}" --all-files
   # The repository's settings file is read: errors ignored, nothing fails.
   printf 'ignore = ["error"]\n' > pgn-arbiter.toml
   git add pgn-arbiter.toml

@@ -83,14 +83,16 @@ struct Event {
 }
 
 /// The names of an event that share a surname and an initial: the first
-/// written in full (folded, and its first given word hashed), the first
-/// written with initials only, and whether two given names differ (two
-/// players: `Polgar, Susan` and `Polgar, Sofia`).
+/// written in full (folded, its first given word hashed, and its input),
+/// the first written with initials only (folded, and its input), and
+/// whether they are two players: two given names that differ (`Polgar,
+/// Susan` and `Polgar, Sofia`), or two forms from one input (a source
+/// that writes a name two ways has two players).
 #[derive(Debug, Default, Clone, Copy)]
 struct Forms {
-    full: u64,
+    full: (u64, u32),
     word: u64,
-    initial: u64,
+    initial: (u64, u32),
     two: bool,
 }
 
@@ -229,21 +231,30 @@ fn initialled(name: &str) -> Option<(u64, u64, bool)> {
 
 /// Adds a spelling (`name`, `folded`) to an event's forms: the spelling
 /// it pairs with, if any.
-fn add_form(forms: &mut HashMap<u64, Forms>, name: &str, folded: u64) -> Option<u64> {
+fn add_form(
+    forms: &mut HashMap<u64, Forms>,
+    name: &str,
+    (folded, input): (u64, u32),
+) -> Option<u64> {
     let (short, word, initial) = initialled(name)?;
     let forms = forms.entry(short).or_default();
-    if initial {
-        forms.initial = if forms.initial == 0 {
-            folded
-        } else {
-            forms.initial
-        };
-    } else if forms.full == 0 {
-        (forms.full, forms.word) = (folded, word);
+    let (mine, theirs) = if initial {
+        (&mut forms.initial, forms.full)
     } else {
-        forms.two |= forms.word != word;
+        (&mut forms.full, forms.initial)
+    };
+    if mine.0 == 0 {
+        *mine = (folded, input);
+        if !initial {
+            forms.word = word;
+        }
+    } else if mine.0 != folded {
+        // Two spellings of one form: two players when one input gives
+        // both, or two given names that differ.
+        forms.two |= mine.1 == input || (!initial && forms.word != word);
     }
-    let other = if initial { forms.full } else { forms.initial };
+    forms.two |= theirs.0 != 0 && theirs.1 == input;
+    let other = theirs.0;
     (!forms.two && other != 0 && other != folded).then_some(other)
 }
 
@@ -403,8 +414,9 @@ impl Identity {
     /// 2010): one player written two ways, reported once, when the two
     /// come from different inputs (one source that writes both has two
     /// players: TWIC 920's `Mihajlov,S` and `Mihajlov,Sebastian` play in
-    /// the same rounds), no other given name of the event starts with the
-    /// initial, and no FIDE IDs or ratings tell them apart. Looked for
+    /// the same rounds), no input gives two forms, no other given name of
+    /// the event read so far starts with the initial, and no FIDE IDs or
+    /// ratings tell them apart (one ID is the ID's finding). Looked for
     /// when the event first sees a spelling (`new`).
     fn initials(
         &mut self,
@@ -430,18 +442,25 @@ impl Identity {
                         .filter(|&(&f, _)| f != folded)
                         .map(|(&f, player)| (player, f))
                         .collect();
-                    earlier.sort_unstable_by_key(|(p, _)| (p.file, p.number));
+                    // In the order they came (the two of one game by name).
+                    earlier.sort_unstable_by_key(|&(p, f)| (p.file, p.number, f));
                     for (player, f) in earlier {
                         let name = kept(&event.names, (player.name_start, player.name_len));
-                        add_form(&mut event.forms, name, f);
+                        add_form(&mut event.forms, name, (f, player.file));
                     }
                 }
-                add_form(&mut event.forms, name, folded)?
+                add_form(&mut event.forms, name, (folded, here))?
             }
         };
         let first = *event.spellings.get(&other)?;
         let apart = |a: u32, b: u32| a != 0 && b != 0 && a != b;
-        if first.file == here || apart(first.id, id) || apart(first.elo.into(), elo.into()) {
+        // One FIDE ID: the ID's own finding names the two spellings.
+        let one_id = id != 0 && first.id == id;
+        if first.file == here
+            || one_id
+            || apart(first.id, id)
+            || apart(first.elo.into(), elo.into())
+        {
             return None;
         }
         let other_name = kept(&event.names, (first.name_start, first.name_len)).to_owned();

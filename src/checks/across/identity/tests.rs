@@ -225,6 +225,30 @@ fn initials_in_one_input_and_the_name_in_another_are_one_player() {
 }
 
 #[test]
+fn initials_are_not_paired_where_an_input_or_an_id_says_otherwise() {
+    let mut identity = Identity::default();
+    let mut found = |file, number, white, id: &str| {
+        let mut game = at_bilbao(file, number, white, "");
+        game.tags.set(Tag::WhiteFideId, id);
+        messages(&mut identity, &game)
+    };
+    // One input with both forms: two players, whatever a later input says.
+    assert!(found("a.pgn", 1, "Mihajlov,S", "").is_empty());
+    assert!(found("a.pgn", 2, "Mihajlov,Sebastian", "").is_empty());
+    assert!(found("b.pgn", 3, "Mihajlov, Sebastian M.", "").is_empty());
+    assert!(found("c.pgn", 4, "Mihajlov, S. M.", "").is_empty());
+    // Two initial forms in one input: two players.
+    assert!(found("a.pgn", 5, "Kim, J", "").is_empty());
+    assert!(found("a.pgn", 6, "Kim, J. S.", "").is_empty());
+    assert!(found("b.pgn", 7, "Kim, Jiho", "").is_empty());
+    // One FIDE ID: the ID's finding names the two spellings, once.
+    assert!(found("a.pgn", 8, "Carlsen,M", "1503014").is_empty());
+    let once = found("b.pgn", 9, "Carlsen, Magnus", "1503014");
+    assert_eq!(once.len(), 1, "{once:?}");
+    assert!(once[0].starts_with("FIDE ID 1503014"), "{once:?}");
+}
+
+#[test]
 fn an_initials_pair_left_out_by_a_comment_is_reported_in_the_next_game() {
     let accepts = crate::checks::suppress::Suppressions::from_named(
         vec![(1, "player-name-variant".to_owned())],
