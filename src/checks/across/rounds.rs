@@ -112,6 +112,35 @@ struct Shape {
     told: bool,
 }
 
+impl Shape {
+    /// Whether a player whose latest game of the round is `seat`, now
+    /// against `opponent` (hashed) with White or not, has two opponents in
+    /// the round, by the rule in the module's head (`newcomer`: the
+    /// opponent is new to the event). `sub`: this game's `S` (hashed);
+    /// `round_games`: the round's games before it. A pair met again under
+    /// another `S` makes the round a match series.
+    fn twice(
+        &mut self,
+        seat: Seat,
+        (opponent, white, newcomer): (u64, bool, impl FnOnce() -> bool),
+        (sub, round_games): (Option<u64>, u32),
+    ) -> bool {
+        if seat.opponent == opponent {
+            self.series |= seat.sub != sub.unwrap_or(0);
+            return false;
+        }
+        if self.series {
+            // Games of a match series: one opponent in each `R.S`.
+            return sub.is_some_and(|sub| seat.sub == sub);
+        }
+        // A simultaneous display: the same colour, someone new, in a third
+        // game or in a round of the player's alone (every game of the round
+        // so far is the player's).
+        let alone = seat.games >= round_games;
+        !(seat.white == white && (seat.games >= 2 || alone) && newcomer())
+    }
+}
+
 /// One event's rounds: everything decided about an event (its name and
 /// year) is kept here, so that an event can be written to disk whole.
 #[derive(Debug, Default)]
@@ -472,30 +501,18 @@ impl Event {
                 .then(|| self.seats.get(&key(players_here, &[player])).copied())
                 .flatten()
         });
-        let mut twice = [false; 2];
-        for (i, &(_, opponent, white)) in players.iter().enumerate() {
-            let Some(seat) = seats[i] else { continue };
-            if seat.opponent == names[1 - i] {
-                if seat.sub != sub_hash {
-                    shape.series = true;
-                }
-                continue;
-            }
+        let entrants = &self.entrants;
+        let twice = [0, 1].map(|i| {
+            let (_, opponent, white) = players[i];
             // New to the event, not only to the round: by round 3 of a
             // tournament every player has been seen.
             let newcomer =
-                unknown(opponent) || !self.entrants.contains(&key(event_here, &[opponent]));
-            // Every game of the round so far is the player's.
-            let alone = seat.games >= round_games;
-            twice[i] = if shape.series {
-                // Games of a match series: one opponent in each `R.S`.
-                sub.is_some() && seat.sub == sub_hash
-            } else {
-                // A simultaneous display: the same colour, someone new,
-                // in a third game or in a round of the player's alone.
-                !(seat.white == white && newcomer && (seat.games >= 2 || alone))
-            };
-        }
+                || unknown(opponent) || !entrants.contains(&key(event_here, &[opponent]));
+            seats[i].is_some_and(|seat| {
+                let now = (names[1 - i], white, newcomer);
+                shape.twice(seat, now, (sub.map(|_| sub_hash), round_games))
+            })
+        });
         let shape = *shape;
         for (i, &(player, _, white)) in players.iter().enumerate() {
             if unknown(player) {
