@@ -119,6 +119,72 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
     words
 }
 
+/// The given names of a name written `Surname, Given`, as the run-wide
+/// checks compare them: the first given word's initial (folded to lower
+/// case), a hash of that word, and whether every given word is an initial
+/// (`Kortchnoi, V. L`); with the surname as written. Titles are no given
+/// names. `None` without a comma or a given name, and with `Jr.` or `Sr.`
+/// (a father and a son). An ASCII name is read without allocating.
+pub fn given_names(name: &str) -> Option<(&str, Given)> {
+    let (surname, given) = name.split_once(',')?;
+    let given = deunicode::deunicode_with_tofu_cow(given, "[?]");
+    fn words(text: &str) -> impl Iterator<Item = &str> {
+        let split = text.split(|c: char| !c.is_ascii_alphanumeric());
+        split.filter(|w| !w.is_empty())
+    }
+    let family = |w: &str| w.eq_ignore_ascii_case("jr") || w.eq_ignore_ascii_case("sr");
+    let title = |w: &&str| {
+        let mut lower = [0u8; 3];
+        lower
+            .iter_mut()
+            .zip(w.bytes())
+            .for_each(|(l, b)| *l = b.to_ascii_lowercase());
+        w.len() <= 3 && is_title(&lower[..w.len()])
+    };
+    if words(surname).any(family) || words(&given).any(family) {
+        return None;
+    }
+    let mut given = words(&given).filter(|w| !title(w));
+    let first = given.next()?;
+    let mut word = Fnv::default();
+    first
+        .bytes()
+        .for_each(|b| word.byte(b.to_ascii_lowercase()));
+    let given = Given {
+        initial: first.as_bytes()[0].to_ascii_lowercase(),
+        word: word.value(),
+        initials_only: first.len() == 1 && given.all(|w| w.len() == 1),
+    };
+    Some((surname, given))
+}
+
+/// What [`given_names`] reads of a name's given names.
+#[derive(Debug, Clone, Copy)]
+pub struct Given {
+    /// The first given word's first letter, in lower case.
+    pub initial: u8,
+    /// A hash of the first given word, in lower case.
+    pub word: u64,
+    /// Whether every given word is one letter.
+    pub initials_only: bool,
+}
+
+/// A name written `Surname, Given` as copies compare it
+/// (`duplicate-game`): its surname and the initial of its first given
+/// name, hashed as [`folded_name_hash`] hashes `Surname, I`, so that
+/// `Carlsen, Magnus` and `Carlsen,M` are one. `None` where
+/// [`given_names`] reads no given name, and where that is the name as
+/// `folded` (its [`folded_name_hash`]) already.
+pub fn initials_name_hash(name: &[u8], folded: (u64, u64)) -> Option<(u64, u64)> {
+    let (text, _) = decode(name);
+    let (surname, given) = given_names(&text)?;
+    let (sum, count) = folded_name_hash(surname.as_bytes());
+    let mut initial = Fnv::default();
+    initial.byte(given.initial);
+    let short = (sum.wrapping_add(fmix64_half(initial.value())), count + 1);
+    (short != folded).then_some(short)
+}
+
 /// Each ASCII byte as a name's word holds it: letters in lower case,
 /// digits as they are; 0 for the bytes between words.
 const FOLDED: [u8; 256] = {
@@ -227,6 +293,26 @@ impl RawGame<'_> {
                 .filter(|v| !matches!(*v, b"" | b"?" | b"-"))
                 .map(folded_name_hash)
         })
+    }
+
+    /// White's and Black's names as copies also compare them: a name
+    /// written `Surname, Given` by its surname and initial
+    /// ([`initials_name_hash`]), the others as `folded` gives them
+    /// ([`players_folded`](Self::players_folded)). `None` when that changes
+    /// neither name.
+    pub fn players_by_initials(
+        &self,
+        folded: [Option<(u64, u64)>; 2],
+    ) -> Option<[Option<(u64, u64)>; 2]> {
+        let mut changed = false;
+        let names = [("White", folded[0]), ("Black", folded[1])].map(|(tag, folded)| {
+            let short = folded
+                .zip(self.tags.get(tag))
+                .and_then(|(folded, name)| initials_name_hash(name.trim_ascii(), folded));
+            changed |= short.is_some();
+            short.or(folded)
+        });
+        changed.then_some(names)
     }
 
     /// [`fingerprint`](Self::fingerprint), with the players' names as
@@ -560,6 +646,39 @@ mod tests {
 
     fn fingerprint(pgn: &str) -> Option<u128> {
         crate::testing::game(pgn).raw().fingerprint(0, 0)
+    }
+
+    #[test]
+    fn a_name_by_initials_is_its_surname_and_first_initial() {
+        let short =
+            |name: &str| initials_name_hash(name.as_bytes(), folded_name_hash(name.as_bytes()));
+        let of = |name: &str| folded_name_hash(name.as_bytes());
+        // Given names in full read as the surname and first initial.
+        for full in [
+            "Carlsen, Magnus",
+            "Carlsen,Magnus",
+            "CARLSEN, Magnus Oen",
+            "Carlsen, GM Magnus",
+            "Carlsen, M. O.",
+        ] {
+            assert_eq!(short(full), Some(of("Carlsen,M")), "{full}");
+        }
+        assert_eq!(short("Sämisch, Friedrich"), Some(of("Saemisch F")));
+        assert_eq!(short("Vallejo Pons, Francisco"), Some(of("Vallejo Pons,F")));
+        // Already so, or nothing to read: no second form.
+        for same in [
+            "Carlsen,M",
+            "Carlsen, M.",
+            "Magnus Carlsen",
+            "Carlsen,",
+            "Carlsen, GM",
+            "Bazant, Petr jr",
+            "Bazant Sr., Petr",
+        ] {
+            assert_eq!(short(same), None, "{same}");
+        }
+        // Another initial, another player.
+        assert_ne!(short("Polgar, Susan"), short("Polgar, Judit"));
     }
 
     #[test]

@@ -340,6 +340,7 @@ struct Game {
     expected: Option<u8>,
     how_ended: HowEnded,
     fingerprint: Option<u128>,
+    by_initials: Option<u128>,
     folded: [Option<u64>; 2],
     #[serde(deserialize_with = "crate::finding::at_most::<_, _, MAX_FINDINGS>")]
     findings: Vec<Kept>,
@@ -399,6 +400,7 @@ impl Game {
             expected: outcome_code(game.verdict.expected),
             how_ended: game.verdict.how_ended,
             fingerprint: game.fingerprint,
+            by_initials: game.by_initials,
             folded: game.folded,
             findings: game.findings.iter().map(Finding::kept).collect(),
             suppressions: game.suppressions.named(),
@@ -423,6 +425,7 @@ impl Game {
         let mut result = GameResult::new(self.line, verdict, findings);
         result.tags = self.tags;
         result.fingerprint = self.fingerprint;
+        result.by_initials = self.by_initials;
         result.folded = self.folded;
         let (named, not_read) = self.suppressions;
         result.suppressions = Suppressions::from_named(named, not_read);

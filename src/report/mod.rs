@@ -106,6 +106,12 @@ pub struct GameResult {
     /// Its fingerprint (the `game_id` column; duplicates, when they are looked
     /// for), when it can have one.
     pub fingerprint: Option<u128>,
+    /// Its fingerprint with each name written `Surname, Given` read by its
+    /// surname and initial, when duplicates are looked for and that
+    /// changes a name ([`RawGame::players_by_initials`]).
+    ///
+    /// [`RawGame::players_by_initials`]: crate::read::game::RawGame::players_by_initials
+    pub by_initials: Option<u128>,
     /// The game as `--fix` writes it, when it does.
     pub fixed: Option<crate::fix::Fixed>,
     /// The codes its comments leave out (`{pgn-arbiter: ignore CODE}`).
@@ -126,6 +132,7 @@ impl GameResult {
             verdict,
             findings,
             fingerprint: None,
+            by_initials: None,
             fixed: None,
             suppressions: Suppressions::default(),
             folded: [None, None],
@@ -165,6 +172,7 @@ impl GameResult {
             number,
             line: self.line,
             fingerprint: self.fingerprint,
+            by_initials: self.by_initials,
             tags: self.tags.values(),
             folded: self.folded,
             expected: self.verdict.expected,

@@ -19,6 +19,9 @@ pub struct Seen<'a> {
     ///
     /// [`RawGame::fingerprint`]: crate::read::game::RawGame::fingerprint
     pub fingerprint: Option<u128>,
+    /// Its fingerprint with names read by surname and initial, when that
+    /// differs.
+    pub by_initials: Option<u128>,
     /// Its tags the checks read.
     pub tags: TagValues<'a>,
     /// White's and Black's names folded, when they name someone
@@ -68,6 +71,7 @@ impl<'a> Seen<'a> {
             number: 1,
             line: 1,
             fingerprint: None,
+            by_initials: None,
             tags: TagValues::of(&[
                 (Tag::Round, round),
                 (Tag::White, white),

@@ -1,6 +1,10 @@
 //! Duplicate games across the run (`duplicate-game`): the same players
 //! (names folded), start and movetext as an earlier game, in any input,
-//! by the game's fingerprint ([`RawGame::fingerprint`]). A game that is no
+//! by the game's fingerprint ([`RawGame::fingerprint`]). A name written
+//! `Surname, Given` also matches its surname and first initial
+//! (`Carlsen, Magnus` and `Carlsen,M`, as one event's sources write them):
+//! a game with such a name is looked up, and kept, under a second
+//! fingerprint that reads it so. A game that is no
 //! duplicate is then placed in its round (`rounds`): a duplicate's place is
 //! its first's. (A "copy", in this crate, is the corrected file `--fix`
 //! writes.)
@@ -9,7 +13,7 @@
 
 use super::{
     check::{Across, Seen, trim},
-    fingerprints::{self, Fingerprints},
+    fingerprints::{self, Fingerprints, Seen as Kept},
     rounds::{self, Rounds},
 };
 use crate::{
@@ -120,11 +124,16 @@ impl Duplicates {
                 result_text(result)
             )
         };
+        let initials = if first.by_initials {
+            "; a name written `Surname, Given` read by its surname and first initial"
+        } else {
+            ""
+        };
         Finding::new(
             Kind::DuplicateGame,
             game.line,
             format!(
-                "This game has the same players (their names folded: case, accents, punctuation, word order), start and movetext as {where_}, which comes first.{tags}{results}"
+                "This game has the same players (their names folded: case, accents, punctuation, word order{initials}), start and movetext as {where_}, which comes first.{tags}{results}"
             ),
         )
     }
@@ -156,8 +165,35 @@ impl Across for Duplicates {
         let seen = fingerprints::Seen {
             ordinal,
             labels: labels.0,
+            by_initials: false,
         };
-        if let Some(first) = self.first.first_or_keep(fp, seen) {
+        let first = match game.by_initials {
+            None => self.first.first_or_keep(fp, seen),
+            // Its names as written first, then by initials; it is kept
+            // under both.
+            Some(short) => match self.first.first(fp) {
+                Some(first) => Some(first),
+                None => {
+                    let by_initials = true;
+                    let first = (self.first).first_or_keep(
+                        short,
+                        Kept {
+                            by_initials,
+                            ..seen
+                        },
+                    );
+                    let first = first.map(|first| Kept {
+                        by_initials,
+                        ..first
+                    });
+                    // A copy by initials stands for its first under its own
+                    // names: a third copy written as this one is its first's.
+                    self.first.keep(fp, first.unwrap_or(seen));
+                    first
+                }
+            },
+        };
+        if let Some(first) = first {
             out.push(self.duplicate(game, here, labels, first));
             return;
         }
@@ -219,4 +255,71 @@ fn result_text(code: u32) -> &'static str {
         .and_then(|i| RESULTS.get(i))
         .copied()
         .unwrap_or("no result")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Game `number` of `t.pgn`: its fingerprint, and its fingerprint by
+    /// initials when that differs (small numbers, in the bits a key keeps).
+    fn game(number: u64, fingerprint: u128, by_initials: Option<u128>) -> Seen<'static> {
+        Seen {
+            number,
+            fingerprint: Some(fingerprint << 64),
+            by_initials: by_initials.map(|fp| fp << 64),
+            ..Seen::pairing(["A", "B"], "1", "1-0", [""; 6])
+        }
+    }
+
+    /// The messages of the games in turn, `None` for a game with none.
+    fn run(games: &[Seen<'_>]) -> Vec<Option<String>> {
+        let mut table = Duplicates::default();
+        (games.iter())
+            .map(|g| {
+                let mut out = Vec::new();
+                table.game(g, &mut out);
+                out.pop().map(|f| f.message)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_name_in_full_and_by_initials_is_one_player_in_either_order() {
+        // `Carlsen,M` (its fingerprint is its fingerprint by initials: 1)
+        // and `Carlsen, Magnus` (2 as written, 1 by initials).
+        for games in [
+            [game(1, 1, None), game(2, 2, Some(1))],
+            [game(1, 2, Some(1)), game(2, 1, None)],
+        ] {
+            let said = run(&games);
+            assert_eq!(said[0], None);
+            let second = said[1].as_deref().unwrap();
+            assert!(second.contains("as game 1 of this file"), "{second}");
+            assert!(
+                second.contains("by its surname and first initial"),
+                "{second}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_copy_by_initials_stands_for_its_first_under_its_own_names() {
+        // `Carlsen,M`, `Carlsen, Magnus`, then `Magnus Carlsen`, whose
+        // names fold as the second's: all of the first.
+        let said = run(&[game(1, 1, None), game(2, 2, Some(1)), game(3, 2, None)]);
+        for message in &said[1..] {
+            let message = message.as_deref().unwrap();
+            assert!(message.contains("as game 1 of this file"), "{message}");
+        }
+        // Copies by their names as written say nothing of initials.
+        let said = run(&[game(1, 2, Some(1)), game(2, 2, Some(1))]);
+        let second = said[1].as_deref().unwrap();
+        assert!(!second.contains("initial"), "{second}");
+        // Games whose names differ by initials only are no copies.
+        assert_eq!(
+            run(&[game(1, 2, Some(1)), game(2, 3, Some(4))]),
+            [None, None]
+        );
+    }
 }

@@ -1,5 +1,6 @@
 //! The fingerprints of every game of a run, for finding duplicates, in about
-//! 22 bytes a game (`bench/DUPLICATES-MEMORY.md` measures it).
+//! 22 bytes a key (`bench/DUPLICATES-MEMORY.md` measures it); a game has
+//! one key, or two when a name is also read by its initials.
 //!
 //! A hash table keeps slack (a quarter to a half of its slots empty, and
 //! twice its size while it grows): 32 bytes of entry became 60 to 100 a
@@ -15,8 +16,9 @@
 //!
 //! A record keeps 96 bits of the 128-bit fingerprint (two games in a
 //! billion share them with odds of one in 10^11, the odds of a random
-//! key: docs/limits.md says how the corpora measure the hash), 40 bits of the game's
-//! ordinal in the run and 24 bits of labels (`Seen`).
+//! key: docs/limits.md says how the corpora measure the hash), 39 bits of the game's
+//! ordinal in the run, whether the key reads names by their initials and
+//! 24 bits of labels (`Seen`).
 //!
 //! Past a memory limit (`--memory-limit`) the sorted array is written to
 //! an anonymous temporary file (a run, removed by the system however the
@@ -31,8 +33,11 @@ use std::{fs::File, io};
 /// What is kept of the first game with a fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seen {
-    /// The game's ordinal in the run (below 2^40).
+    /// The game's ordinal in the run (below 2^39).
     pub ordinal: u64,
+    /// Whether it was kept under the fingerprint that reads its players'
+    /// names by surname and initial.
+    pub by_initials: bool,
     /// 24 bits the caller packs (result and tag hashes).
     pub labels: u32,
 }
@@ -48,7 +53,9 @@ impl Record {
             key[1],
             key[2],
             seen.ordinal as u32,
-            ((seen.ordinal >> 32) as u32 & 0xFF) | (seen.labels << 8),
+            ((seen.ordinal >> 32) as u32 & 0x7F)
+                | (u32::from(seen.by_initials) << 7)
+                | (seen.labels << 8),
         ])
     }
 
@@ -58,7 +65,8 @@ impl Record {
 
     fn seen(&self) -> Seen {
         Seen {
-            ordinal: u64::from(self.0[3]) | (u64::from(self.0[4] & 0xFF) << 32),
+            ordinal: u64::from(self.0[3]) | (u64::from(self.0[4] & 0x7F) << 32),
+            by_initials: self.0[4] & 0x80 != 0,
             labels: self.0[4] >> 8,
         }
     }
@@ -309,10 +317,22 @@ impl Fingerprints {
     /// The first game seen with this fingerprint, or, if none was, `None`
     /// after keeping `seen` as it.
     pub fn first_or_keep(&mut self, fp: u128, seen: Seen) -> Option<Seen> {
-        let key = key_of(fp);
-        if let Some(found) = self.find(&key) {
-            return Some(found);
+        let found = self.first(fp);
+        if found.is_none() {
+            self.keep(fp, seen);
         }
+        found
+    }
+
+    /// The first game seen with this fingerprint.
+    pub fn first(&mut self, fp: u128) -> Option<Seen> {
+        self.find(&key_of(fp))
+    }
+
+    /// Keeps `seen` as the first game with this fingerprint, which no game
+    /// has yet.
+    pub fn keep(&mut self, fp: u128, seen: Seen) {
+        let key = key_of(fp);
         self.tail.push(Record::new(key, seen));
         self.index
             .insert(&key, self.tail.len() - 1, &self.tail, self.longest_tail());
@@ -324,7 +344,6 @@ impl Fingerprints {
             }
             self.index.reset(self.longest_tail());
         }
-        None
     }
 
     /// How long the tail grows before it is merged.
@@ -481,6 +500,7 @@ mod tests {
                 Seen {
                     ordinal: at as u64,
                     labels: 0,
+                    by_initials: false,
                 },
             ));
             // Room for 8 only: the index grows on its own past that.
@@ -503,6 +523,7 @@ mod tests {
             let seen = Seen {
                 ordinal: i,
                 labels: (i as u32 * 7) & 0xFF_FFFF,
+                by_initials: i % 2 == 1,
             };
             assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
         }
@@ -514,13 +535,15 @@ mod tests {
                 Seen {
                     ordinal: 0,
                     labels: 0,
+                    by_initials: false,
                 },
             );
             assert_eq!(
                 first,
                 Some(Seen {
                     ordinal: i,
-                    labels: (i as u32 * 7) & 0xFF_FFFF
+                    labels: (i as u32 * 7) & 0xFF_FFFF,
+                    by_initials: i % 2 == 1,
                 })
             );
         }
@@ -531,7 +554,8 @@ mod tests {
                     fp(i),
                     Seen {
                         ordinal: i,
-                        labels: 0
+                        labels: 0,
+                        by_initials: false,
                     }
                 ),
                 None
@@ -546,8 +570,9 @@ mod tests {
         let n = 3 * MIN_TAIL as u64 + 17;
         for i in 0..n {
             let seen = Seen {
-                ordinal: i + (1 << 39),
+                ordinal: i + (1 << 38),
                 labels: (i as u32) & 0xFF_FFFF,
+                by_initials: i % 3 == 0,
             };
             assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
         }
@@ -557,10 +582,12 @@ mod tests {
             let again = Seen {
                 ordinal: 0,
                 labels: 0,
+                by_initials: false,
             };
             let first = table.first_or_keep(fp(i), again).unwrap();
-            assert_eq!(first.ordinal, i + (1 << 39));
+            assert_eq!(first.ordinal, i + (1 << 38));
             assert_eq!(first.labels, (i as u32) & 0xFF_FFFF);
+            assert_eq!(first.by_initials, i % 3 == 0);
         }
         assert_eq!((table.sorted.len() + table.tail.len()) as u64, n);
         // Sorted, and each record where the directory says.

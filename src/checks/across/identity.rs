@@ -43,6 +43,7 @@ use super::{
 };
 use crate::{
     finding::{Finding, Kind},
+    read::game::{folded_key, folded_name_hash, given_names},
     read::tags::Tag,
 };
 
@@ -193,40 +194,15 @@ fn first_report<K: std::hash::Hash + Eq>(
     true
 }
 
-/// A name written `Surname, Given`: its surname and the initial of its
-/// given names (hashed), its first given word (hashed), and whether every
-/// given word is an initial (`Kortchnoi, V. L`). `None` without a comma or
-/// a given name, and with `Jr.` or `Sr.` (a father and a son). An ASCII
-/// name is read without allocating (it runs for each new name of an
-/// event).
+/// A name written `Surname, Given` ([`given_names`]): its surname and the
+/// initial of its given names (hashed), its first given word (hashed), and
+/// whether every given word is an initial.
 fn initialled(name: &str) -> Option<(u64, u64, bool)> {
-    let (surname, given) = name.split_once(',')?;
-    let given = deunicode::deunicode_with_tofu_cow(given, "[?]");
-    fn words(text: &str) -> impl Iterator<Item = &str> {
-        let split = text.split(|c: char| !c.is_ascii_alphanumeric());
-        split.filter(|w| !w.is_empty())
-    }
-    let family = |w: &str| w.eq_ignore_ascii_case("jr") || w.eq_ignore_ascii_case("sr");
-    let title = |w: &&str| {
-        let mut lower = [0u8; 3];
-        lower
-            .iter_mut()
-            .zip(w.bytes())
-            .for_each(|(l, b)| *l = b.to_ascii_lowercase());
-        w.len() <= 3 && crate::read::game::is_title(&lower[..w.len()])
-    };
-    if words(surname).any(family) || words(&given).any(family) {
-        return None;
-    }
-    let mut given = words(&given).filter(|w| !title(w));
-    let first = given.next()?;
-    let (sum, count) = crate::read::game::folded_name_hash(surname.as_bytes());
-    let surname = crate::read::game::folded_key((sum, count));
-    Some((
-        key(surname, &[&first[..1]]),
-        key(0x1B, &[first]),
-        first.len() == 1 && given.all(|w| w.len() == 1),
-    ))
+    let (surname, given) = given_names(name)?;
+    let surname = folded_key(folded_name_hash(surname.as_bytes()));
+    let initial = [given.initial];
+    let initial = std::str::from_utf8(&initial).unwrap_or_default();
+    Some((key(surname, &[initial]), given.word, given.initials_only))
 }
 
 /// Adds a spelling (`name`, `folded`) to an event's forms: the spelling

@@ -412,6 +412,10 @@ pub fn check_game(
         let folded = game.players_folded();
         let (plies, moves) = (result.verdict.resolved, result.verdict.moves);
         result.fingerprint = game.fingerprint_with(plies, moves, folded);
+        if judging.duplicates && result.fingerprint.is_some() {
+            result.by_initials = (game.players_by_initials(folded))
+                .and_then(|names| game.fingerprint_with(plies, moves, names));
+        }
         result.folded = folded.map(|name| name.map(crate::read::game::folded_key));
     }
     // A game that may turn out to be a duplicate needs its tags for that row.
