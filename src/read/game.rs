@@ -60,31 +60,47 @@ pub fn folded_key((sum, count): (u64, u64)) -> u64 {
 
 /// A name as `fold_name` folds it, hashed for the fingerprint: its words
 /// as a multiset (the sum of their hashes, and their count), as
-/// `fold_name` sorts them. An ASCII name is folded on the fly, without
-/// allocating (it runs for every game); others go through `fold_name`.
+/// `fold_name` sorts them.
 pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
-    let mut words = (0u64, 0u64);
-    // Titles apart, until it is known whether two other words remain.
-    let mut titles = (0u64, 0u64);
-    let mut add = |word: Fnv, title: bool| {
-        let to = if title { &mut titles } else { &mut words };
-        to.0 = to.0.wrapping_add(fmix64_half(word.value()));
-        to.1 += 1;
-    };
+    name_hashes(name).0
+}
+
+/// A name's hashes for the fingerprint: as folded ([`folded_name_hash`]),
+/// and, for a name written `Surname, Given`, by its surname and the
+/// initial of its first given name, hashed as `Surname, I` folds
+/// (`Carlsen, Magnus` and `Carlsen,M` are one). The second is `None`
+/// without a comma or a given name, with `Jr.` or `Sr.` (a father and a
+/// son), and where it is the first. An ASCII name is read once, without
+/// allocating (it runs for every game); others go through `fold_name`.
+pub fn name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
     if !name.is_ascii() {
+        let mut words = (0u64, 0u64);
         for word in fold_name(&decode(name).0)
             .split(' ')
             .filter(|w| !w.is_empty())
         {
             let mut hash = Fnv::default();
             word.bytes().for_each(|b| hash.byte(b));
-            add(hash, false);
+            words = (words.0.wrapping_add(fmix64_half(hash.value())), words.1 + 1);
         }
-        return words;
+        let short = name.contains(&b',').then(|| {
+            let ascii = deunicode::deunicode(&decode(name).0);
+            ascii_name_hashes(ascii.as_bytes()).1
+        });
+        return (words, short.flatten().filter(|short| *short != words));
     }
-    // Lower case, and `replace("ae", "a")`, then "oe", then "ue", in one
-    // pass: no pass can make or break a pair another one matches. A word's
-    // first three letters tell a title.
+    ascii_name_hashes(name)
+}
+
+/// [`name_hashes`] of an ASCII name. Lower case, and `replace("ae", "a")`,
+/// then "oe", then "ue", in one pass: no pass can make or break a pair
+/// another one matches. A word's first three letters tell a title.
+fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
+    // Words and titles apart, until it is known whether two other words
+    // remain; the surname's, at the first comma.
+    let (mut words, mut titles) = ((0u64, 0u64), (0u64, 0u64));
+    let mut surname = None;
+    let (mut initial, mut family) = (None, false);
     let mut word = Fnv::default();
     let (mut head, mut len) = ([0u8; 3], 0usize);
     let mut bytes = name.iter();
@@ -94,11 +110,20 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
         if c == 0 {
             if len > 0 {
                 let title = len <= 3 && is_title(&head[..len]);
-                add(std::mem::take(&mut word), title);
+                family |= len == 2 && matches!(&head[..2], b"jr" | b"sr");
+                if surname.is_some() && initial.is_none() && !title {
+                    initial = Some(head[0]);
+                }
+                let to = if title { &mut titles } else { &mut words };
+                to.0 =
+                    to.0.wrapping_add(fmix64_half(std::mem::take(&mut word).value()));
+                to.1 += 1;
                 len = 0;
             }
-            if b.is_none() {
-                break;
+            match b {
+                None => break,
+                Some(b',') if surname.is_none() => surname = Some((words, titles)),
+                Some(_) => {}
             }
             continue;
         }
@@ -113,10 +138,27 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
             bytes.next();
         }
     }
-    if words.1 < 2 {
-        words = (words.0.wrapping_add(titles.0), words.1 + titles.1);
-    }
-    words
+    let with_titles = |(words, titles): ((u64, u64), (u64, u64))| {
+        if words.1 < 2 {
+            (words.0.wrapping_add(titles.0), words.1 + titles.1)
+        } else {
+            words
+        }
+    };
+    let folded = with_titles((words, titles));
+    let short = surname
+        .zip(initial)
+        .filter(|_| !family)
+        .map(|((words, titles), i)| {
+            let mut initial = Fnv::default();
+            initial.byte(i);
+            let words = (
+                words.0.wrapping_add(fmix64_half(initial.value())),
+                words.1 + 1,
+            );
+            with_titles((words, titles))
+        });
+    (folded, short.filter(|short| *short != folded))
 }
 
 /// The given names of a name written `Surname, Given`, as the run-wide
@@ -169,22 +211,6 @@ pub struct Given {
     pub initials_only: bool,
 }
 
-/// A name written `Surname, Given` as copies compare it
-/// (`duplicate-game`): its surname and the initial of its first given
-/// name, hashed as [`folded_name_hash`] hashes `Surname, I`, so that
-/// `Carlsen, Magnus` and `Carlsen,M` are one. `None` where
-/// [`given_names`] reads no given name, and where that is the name as
-/// `folded` (its [`folded_name_hash`]) already.
-pub fn initials_name_hash(name: &[u8], folded: (u64, u64)) -> Option<(u64, u64)> {
-    let (text, _) = decode(name);
-    let (surname, given) = given_names(&text)?;
-    let (sum, count) = folded_name_hash(surname.as_bytes());
-    let mut initial = Fnv::default();
-    initial.byte(given.initial);
-    let short = (sum.wrapping_add(fmix64_half(initial.value())), count + 1);
-    (short != folded).then_some(short)
-}
-
 /// Each ASCII byte as a name's word holds it: letters in lower case,
 /// digits as they are; 0 for the bytes between words.
 const FOLDED: [u8; 256] = {
@@ -231,6 +257,10 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
 /// `game_id`, so that reports and baselines of two builds can tell whether
 /// their ids compare.
 pub const GAME_ID_SCHEME: u32 = 4;
+
+/// White's and Black's names folded, and by initials when that differs
+/// ([`RawGame::players`]).
+pub type NamesRead = ([Option<(u64, u64)>; 2], Option<[Option<(u64, u64)>; 2]>);
 
 /// One game, borrowed from the reader's buffers.
 #[derive(Debug)]
@@ -286,33 +316,25 @@ impl RawGame<'_> {
     /// White's and Black's names as [`folded_name_hash`] folds them, each
     /// `None` when the tag is missing or says nobody (empty, `?`, `-`).
     pub fn players_folded(&self) -> [Option<(u64, u64)>; 2] {
-        ["White", "Black"].map(|tag| {
+        self.players().0
+    }
+
+    /// White's and Black's names as [`name_hashes`] reads them: folded, as
+    /// [`players_folded`](Self::players_folded), and, when that changes
+    /// either name, both with each name written `Surname, Given` read by
+    /// its surname and initial.
+    pub fn players(&self) -> NamesRead {
+        let names = ["White", "Black"].map(|tag| {
             self.tags
                 .get(tag)
                 .map(<[u8]>::trim_ascii)
                 .filter(|v| !matches!(*v, b"" | b"?" | b"-"))
-                .map(folded_name_hash)
-        })
-    }
-
-    /// White's and Black's names as copies also compare them: a name
-    /// written `Surname, Given` by its surname and initial
-    /// ([`initials_name_hash`]), the others as `folded` gives them
-    /// ([`players_folded`](Self::players_folded)). `None` when that changes
-    /// neither name.
-    pub fn players_by_initials(
-        &self,
-        folded: [Option<(u64, u64)>; 2],
-    ) -> Option<[Option<(u64, u64)>; 2]> {
-        let mut changed = false;
-        let names = [("White", folded[0]), ("Black", folded[1])].map(|(tag, folded)| {
-            let short = folded
-                .zip(self.tags.get(tag))
-                .and_then(|(folded, name)| initials_name_hash(name.trim_ascii(), folded));
-            changed |= short.is_some();
-            short.or(folded)
+                .map(name_hashes)
         });
-        changed.then_some(names)
+        let folded = names.map(|name| name.map(|(folded, _)| folded));
+        let changed = names.iter().flatten().any(|(_, short)| short.is_some());
+        let short = names.map(|name| name.map(|(folded, short)| short.unwrap_or(folded)));
+        (folded, changed.then_some(short))
     }
 
     /// [`fingerprint`](Self::fingerprint), with the players' names as
@@ -650,8 +672,7 @@ mod tests {
 
     #[test]
     fn a_name_by_initials_is_its_surname_and_first_initial() {
-        let short =
-            |name: &str| initials_name_hash(name.as_bytes(), folded_name_hash(name.as_bytes()));
+        let short = |name: &str| name_hashes(name.as_bytes()).1;
         let of = |name: &str| folded_name_hash(name.as_bytes());
         // Given names in full read as the surname and first initial.
         for full in [

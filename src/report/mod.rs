@@ -108,9 +108,9 @@ pub struct GameResult {
     pub fingerprint: Option<u128>,
     /// Its fingerprint with each name written `Surname, Given` read by its
     /// surname and initial, when duplicates are looked for and that
-    /// changes a name ([`RawGame::players_by_initials`]).
+    /// changes a name ([`RawGame::players`]).
     ///
-    /// [`RawGame::players_by_initials`]: crate::read::game::RawGame::players_by_initials
+    /// [`RawGame::players`]: crate::read::game::RawGame::players
     pub by_initials: Option<u128>,
     /// The game as `--fix` writes it, when it does.
     pub fixed: Option<crate::fix::Fixed>,

@@ -409,12 +409,12 @@ pub fn check_game(
     // nothing out is a row).
     let rows = !result.findings.is_empty() || !result.suppressions.is_empty();
     if judging.duplicates || all_rows || rows {
-        let folded = game.players_folded();
+        let (folded, by_initials) = game.players();
         let (plies, moves) = (result.verdict.resolved, result.verdict.moves);
         result.fingerprint = game.fingerprint_with(plies, moves, folded);
         if judging.duplicates && result.fingerprint.is_some() {
-            result.by_initials = (game.players_by_initials(folded))
-                .and_then(|names| game.fingerprint_with(plies, moves, names));
+            result.by_initials =
+                by_initials.and_then(|names| game.fingerprint_with(plies, moves, names));
         }
         result.folded = folded.map(|name| name.map(crate::read::game::folded_key));
     }
