@@ -42,6 +42,7 @@ pub struct Suppressions {
 }
 
 /// No suppressions, for a game seen without its comments.
+#[cfg(test)]
 pub static NONE: Suppressions = Suppressions {
     entries: Vec::new(),
     not_read: 0,

@@ -130,6 +130,7 @@ pub fn clock_tenths(comment: &[u8]) -> Option<u32> {
 /// The tenths of a second of an `[%emt ...]` command in a comment: the
 /// time a move took, as `h:mm:ss(.f)`, `m:ss` or seconds (`1.337`, as
 /// FICS writes it), rounded to the nearest tenth (they are summed).
+#[cfg(test)]
 pub fn elapsed_tenths(comment: &[u8]) -> Option<u32> {
     let rest = command(comment, b"%emt")?;
     time_tenths(rest, 1, true)

@@ -44,6 +44,7 @@ fn corrupt(offset: u64, what: &str) -> io::Error {
 /// header and the four bytes after its end, confirmed to start the next
 /// frame or to be the file's end; elsewhere, or where that size proves
 /// wrong, its block headers (three bytes per block of at most 128 KiB).
+#[cfg(test)]
 pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
     let mut frames = Vec::new();
     list_into(file, &mut frames).map(|()| frames)

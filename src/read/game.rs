@@ -309,6 +309,7 @@ impl RawGame<'_> {
     /// is named: nothing tells two such games apart.
     ///
     /// [`Replay::moves`]: crate::board::replay::Replay::moves
+    #[cfg(test)]
     pub fn fingerprint(&self, played: usize, moves: u128) -> Option<u128> {
         self.fingerprint_with(played, moves, self.players_folded())
     }
@@ -510,6 +511,7 @@ pub struct TagValues<'a>([&'a str; REPORTED]);
 
 impl<'a> TagValues<'a> {
     /// These values, the others empty.
+    #[cfg(test)]
     pub fn of(values: &[(Tag, &'a str)]) -> TagValues<'a> {
         let mut all = TagValues::default();
         for &(tag, value) in values {
@@ -524,6 +526,7 @@ impl<'a> TagValues<'a> {
     }
 
     /// Sets the value of `tag`.
+    #[cfg(test)]
     pub fn set(&mut self, tag: Tag, value: &'a str) {
         self.0[tag as usize] = value;
     }

@@ -140,6 +140,7 @@ impl GameResult {
     }
 
     /// The value of `tag`; empty when the tag is absent.
+    #[cfg(test)]
     pub fn tag(&self, tag: Tag) -> &str {
         self.tags.get(tag)
     }

@@ -128,10 +128,6 @@ impl<R: std::io::Read> std::io::Read for LineBounded<R> {
 /// The findings a run reports.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
-    /// `--select`: `None` keeps every kind.
-    select: Option<Vec<Item>>,
-    /// `--ignore`.
-    ignore: Vec<Item>,
     /// Which kinds are kept, by [`Kind`] order.
     kept: Vec<bool>,
     /// `--baseline`: how many rows of the earlier report each key has left.
@@ -172,8 +168,6 @@ impl Selection {
             })
             .collect();
         Ok(Selection {
-            select,
-            ignore,
             kept,
             baseline: None,
             baseline_path: None,
@@ -276,11 +270,6 @@ impl Selection {
     /// Whether findings of this kind are reported.
     pub fn keeps(&self, kind: Kind) -> bool {
         self.kept.get(kind as usize).copied().unwrap_or(true)
-    }
-
-    /// Whether anything is left out at all.
-    pub fn is_everything(&self) -> bool {
-        self.select.is_none() && self.ignore.is_empty() && self.baseline.is_none()
     }
 
     /// Whether a finding is in the baseline (and takes its row, so that a
@@ -500,7 +489,6 @@ mod tests {
         assert!(!s.keeps(Kind::NonStandardSan), "not selected");
         let all = Selection::new(None, None).unwrap();
         assert!(Kind::ALL.iter().all(|k| all.keeps(*k)));
-        assert!(all.is_everything());
         let warnings = Selection::new(None, Some("warning")).unwrap();
         assert!(!warnings.keeps(Kind::WrongCheckSuffix));
         assert!(warnings.keeps(Kind::IllegalMove));
