@@ -315,8 +315,9 @@ pub struct Cli {
     /// `player-twice-in-round` or `duplicate-board`, and a FIDE ID under a
     /// name other than the one it first had as `player-name-variant`, and
     /// one name and rating under two IDs in an event as
-    /// `player-id-conflict`; these keep about 22 bytes a game (44 for a
-    /// name written `Surname, Given`, also compared by initial), and a few
+    /// `player-id-conflict`; these keep about 22 bytes a game (44 with a
+    /// name written `Surname, Given` in full, also compared by initial),
+    /// and a few
     /// for each player of a round, for the whole run (see --memory-limit),
     /// and about 60 bytes a FIDE ID, up to 16 MiB.
     #[arg(long)]
@@ -329,7 +330,8 @@ pub struct Cli {
     /// tables is written to anonymous temporary files (in TMPDIR), with the
     /// same findings.
     /// Seven eighths go to the duplicates table: about 22 bytes a game in
-    /// memory (twice that for a name written `Surname, Given`), about 1.3
+    /// memory (twice that with a name written `Surname, Given` in full),
+    /// about 1.3
     /// once its older part is on disk. One eighth goes to
     /// the round tables: past it, the events seen longest ago are written
     /// to disk and read back if they come again (an event that alone takes

@@ -41,13 +41,6 @@ pub struct Suppressions {
     not_read: u64,
 }
 
-/// No suppressions, for a game seen without its comments.
-#[cfg(test)]
-pub static NONE: Suppressions = Suppressions {
-    entries: Vec::new(),
-    not_read: 0,
-};
-
 impl Suppressions {
     /// The codes `game`'s mainline comments name.
     pub fn of(game: &RawGame<'_>) -> Suppressions {
@@ -179,6 +172,13 @@ impl Suppressions {
         out
     }
 }
+
+/// No suppressions, for a game seen without its comments.
+#[cfg(test)]
+pub static NONE: Suppressions = Suppressions {
+    entries: Vec::new(),
+    not_read: 0,
+};
 
 #[cfg(test)]
 mod tests {

@@ -42,6 +42,18 @@ pub fn fold_name(name: &str) -> String {
     words.join(" ")
 }
 
+/// A word that tells a father from a son (folded): `Jr.`, `Sr.`, `II`,
+/// `III`, `IV`.
+fn is_family(word: &[u8]) -> bool {
+    matches!(word, b"jr" | b"sr" | b"ii" | b"iii" | b"iv")
+}
+
+/// A word written before a given name that is none (folded, its first
+/// three letters): `Dr.`, `Prof.`.
+fn is_honorific(word: &[u8]) -> bool {
+    matches!(word, b"dr" | b"pro")
+}
+
 /// A word of a name that is no part of it (folded): a FIDE or national
 /// title, which sources write beside the name or leave out. Not `WIM`,
 /// which is also a Dutch first name ("De Kok Wim").
@@ -99,7 +111,7 @@ fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
     // Words and titles apart, until it is known whether two other words
     // remain; the surname's, at the first comma.
     let (mut words, mut titles) = ((0u64, 0u64), (0u64, 0u64));
-    let mut surname = None;
+    let (mut surname, mut commas) = (None, 0);
     let (mut initial, mut family) = (None, false);
     let mut word = Fnv::default();
     let (mut head, mut len) = ([0u8; 3], 0usize);
@@ -110,8 +122,9 @@ fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
         if c == 0 {
             if len > 0 {
                 let title = len <= 3 && is_title(&head[..len]);
-                family |= len == 2 && matches!(&head[..2], b"jr" | b"sr");
-                if surname.is_some() && initial.is_none() && !title {
+                family |= len <= 3 && is_family(&head[..len]);
+                let given = surname.is_some() && initial.is_none();
+                if given && !title && !(len <= 4 && is_honorific(&head[..len.min(3)])) {
                     initial = Some(head[0]);
                 }
                 let to = if title { &mut titles } else { &mut words };
@@ -122,7 +135,10 @@ fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
             }
             match b {
                 None => break,
-                Some(b',') if surname.is_none() => surname = Some((words, titles)),
+                Some(b',') => {
+                    commas += 1;
+                    surname = surname.or(Some((words, titles)));
+                }
                 Some(_) => {}
             }
             continue;
@@ -146,9 +162,15 @@ fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
         }
     };
     let folded = with_titles((words, titles));
+    // One comma, a surname before it, and a given name that starts with
+    // a letter: `Carlsen, Magnus, NOR`, a consultation's two names,
+    // `, Magnus` and `Player, 12` have no reading by initials.
+    let read = |((words, titles), i): &(((u64, u64), (u64, u64)), u8)| {
+        !family && commas == 1 && words.1 + titles.1 > 0 && i.is_ascii_alphabetic()
+    };
     let short = surname
         .zip(initial)
-        .filter(|_| !family)
+        .filter(read)
         .map(|((words, titles), i)| {
             let mut initial = Fnv::default();
             initial.byte(i);
@@ -174,15 +196,17 @@ pub fn given_names(name: &str) -> Option<(&str, Given)> {
         let split = text.split(|c: char| !c.is_ascii_alphanumeric());
         split.filter(|w| !w.is_empty())
     }
-    let family = |w: &str| w.eq_ignore_ascii_case("jr") || w.eq_ignore_ascii_case("sr");
-    let title = |w: &&str| {
+    // A short word in lower case, tested.
+    let short = |w: &str, test: fn(&[u8]) -> bool| {
         let mut lower = [0u8; 3];
         lower
             .iter_mut()
             .zip(w.bytes())
             .for_each(|(l, b)| *l = b.to_ascii_lowercase());
-        w.len() <= 3 && is_title(&lower[..w.len()])
+        w.len() <= 3 && test(&lower[..w.len()])
     };
+    let family = |w: &str| short(w, is_family);
+    let title = |w: &&str| short(w, is_title);
     if words(surname).any(family) || words(&given).any(family) {
         return None;
     }
@@ -260,7 +284,14 @@ pub const GAME_ID_SCHEME: u32 = 4;
 
 /// White's and Black's names folded, and by initials when that differs
 /// ([`RawGame::players`]).
-pub type NamesRead = ([Option<(u64, u64)>; 2], Option<[Option<(u64, u64)>; 2]>);
+pub type NamesRead = (
+    [Option<(u64, u64)>; 2],
+    Option<([Option<(u64, u64)>; 2], Sides)>,
+);
+
+/// Which players' names a reading by initials changed: 1 White's, 2
+/// Black's (both: 3).
+pub type Sides = u8;
 
 /// One game, borrowed from the reader's buffers.
 #[derive(Debug)]
@@ -323,7 +354,7 @@ impl RawGame<'_> {
     /// White's and Black's names as [`name_hashes`] reads them: folded, as
     /// [`players_folded`](Self::players_folded), and, when that changes
     /// either name, both with each name written `Surname, Given` read by
-    /// its surname and initial.
+    /// its surname and initial, and which were so ([`Sides`]).
     pub fn players(&self) -> NamesRead {
         let names = ["White", "Black"].map(|tag| {
             self.tags
@@ -333,9 +364,11 @@ impl RawGame<'_> {
                 .map(name_hashes)
         });
         let folded = names.map(|name| name.map(|(folded, _)| folded));
-        let changed = names.iter().flatten().any(|(_, short)| short.is_some());
+        let full = (names.iter().enumerate())
+            .filter(|(_, name)| name.is_some_and(|(_, short)| short.is_some()))
+            .fold(0, |full, (side, _)| full | 1 << side);
         let short = names.map(|name| name.map(|(folded, short)| short.unwrap_or(folded)));
-        (folded, changed.then_some(short))
+        (folded, (full != 0).then_some((short, full)))
     }
 
     /// [`fingerprint`](Self::fingerprint), with the players' names as
@@ -658,244 +691,4 @@ impl TagColumns {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decodes_latin1_as_windows_1252() {
-        assert_eq!(decode("Müller".as_bytes()), (Cow::Borrowed("Müller"), true));
-        let (text, utf8) = decode(b"M\xfcller \x80");
-        assert_eq!(text, "Müller €");
-        assert!(!utf8);
-    }
-
-    fn fingerprint(pgn: &str) -> Option<u128> {
-        crate::testing::game(pgn).raw().fingerprint(0, 0)
-    }
-
-    #[test]
-    fn a_name_by_initials_is_its_surname_and_first_initial() {
-        let short = |name: &str| name_hashes(name.as_bytes()).1;
-        let of = |name: &str| folded_name_hash(name.as_bytes());
-        // Given names in full read as the surname and first initial.
-        for full in [
-            "Carlsen, Magnus",
-            "Carlsen,Magnus",
-            "CARLSEN, Magnus Oen",
-            "Carlsen, GM Magnus",
-            "Carlsen, M. O.",
-        ] {
-            assert_eq!(short(full), Some(of("Carlsen,M")), "{full}");
-        }
-        assert_eq!(short("Sämisch, Friedrich"), Some(of("Saemisch F")));
-        assert_eq!(short("Vallejo Pons, Francisco"), Some(of("Vallejo Pons,F")));
-        // Already so, or nothing to read: no second form.
-        for same in [
-            "Carlsen,M",
-            "Carlsen, M.",
-            "Magnus Carlsen",
-            "Carlsen,",
-            "Carlsen, GM",
-            "Bazant, Petr jr",
-            "Bazant Sr., Petr",
-        ] {
-            assert_eq!(short(same), None, "{same}");
-        }
-        // Another initial, another player.
-        assert_ne!(short("Polgar, Susan"), short("Polgar, Judit"));
-    }
-
-    #[test]
-    fn a_fingerprint_folds_players_names() {
-        let game = |white: &str, moves: &str| {
-            fingerprint(&format!(
-                "[White \"{white}\"]\n[Black \"Staunton, Howard\"]\n\n{moves}"
-            ))
-        };
-        let base = game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *");
-        // Names as they fold: punctuation, case, accents, word order, a
-        // title beside it.
-        for same in [
-            "Harrwitz Daniel",
-            "HARRWITZ, Daniel",
-            "Daniel Harrwitz",
-            "Hárrwitz, Daniel",
-            "Harrwitz, Daniel GM",
-            "IM Daniel Harrwitz",
-            "Harrwitz Daniel (GM)",
-        ] {
-            assert_eq!(game(same, "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"), base, "{same}");
-        }
-        // A title word is a name's own when fewer than two others remain;
-        // Jr. and Sr. tell two players apart, and Wim is a name.
-        for (one, other) in [
-            ("Im, Daniel", "Daniel"),
-            ("Harrwitz Jr., Daniel", "Harrwitz, Daniel"),
-            ("De Kok, Wim", "De Kok"),
-        ] {
-            let moves = "1. e4 e5 2. Nf3 Sf6 3. Bc4 *";
-            assert_ne!(game(one, moves), game(other, moves), "{one}");
-        }
-    }
-
-    #[test]
-    fn a_fingerprint_covers_the_whole_record() {
-        let game = |white: &str, moves: &str| {
-            fingerprint(&format!(
-                "[White \"{white}\"]\n[Black \"Staunton, Howard\"]\n\n{moves}"
-            ))
-        };
-        let base = game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *");
-        // Pinned: a change here changes every game_id, and must raise
-        // GAME_ID_SCHEME.
-        assert_eq!(
-            (
-                GAME_ID_SCHEME,
-                base.map(|fp| format!("{:016x}", (fp >> 64) as u64))
-            ),
-            (4, Some("3278461a29dd5024".to_owned()))
-        );
-        // Comments, NAGs, variations and move numbers aside, also past
-        // the first token that is no move.
-        assert_eq!(
-            game(
-                "Harrwitz, Daniel",
-                "1. e4 {x} e5 $1 (1... c5) 2. Nf3 Sf6 {y} 3. Bc4! 1-0"
-            ),
-            base
-        );
-        // A FEN of the initial array is no FEN.
-        assert_eq!(
-            fingerprint(
-                "[White \"Harrwitz, Daniel\"]\n[Black \"Staunton, Howard\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. e4 e5 2. Nf3 Sf6 3. Bc4 *"
-            ),
-            base
-        );
-        // Issue 56: a game of another variant is no copy of a standard
-        // one; another spelling of standard chess, or of the variant, is.
-        let tagged = |variant: &str| {
-            fingerprint(&format!(
-                "[White \"Harrwitz, Daniel\"]\n[Black \"Staunton, Howard\"]\n[Variant \"{variant}\"]\n\n1. e4 e5 2. Nf3 Sf6 3. Bc4 *"
-            ))
-        };
-        assert_eq!(tagged("Standard"), base);
-        assert_eq!(tagged("From Position"), base);
-        let others = ["Atomic", "Crazyhouse", "Chess960", "Three-check", "Shogi"];
-        for (i, a) in others.iter().enumerate() {
-            assert_ne!(tagged(a), base, "{a}");
-            for b in &others[i + 1..] {
-                assert_ne!(tagged(a), tagged(b), "{a} {b}");
-            }
-        }
-        assert_eq!(tagged("Chess960"), tagged("Fischer Random"));
-        assert_eq!(tagged("Three-check"), tagged("threecheck"));
-        assert_eq!(tagged("Seirawan"), tagged("SEIRAWAN"));
-        // A start not known is no game's but its own.
-        for tags in [
-            "[SetUp \"1\"]\n",
-            "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra\"]\n",
-        ] {
-            assert_ne!(
-                fingerprint(&format!(
-                    "[White \"Harrwitz, Daniel\"]\n[Black \"Staunton, Howard\"]\n{tags}\n1. e4 e5 2. Nf3 Sf6 3. Bc4 *"
-                )),
-                base,
-                "{tags}"
-            );
-        }
-        // Every token counts, past the first that is no move too.
-        assert_ne!(
-            game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bb5 *"),
-            base
-        );
-        assert_ne!(
-            game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sc6 3. Bc4 *"),
-            base
-        );
-        assert_ne!(game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 *"), base);
-        assert_ne!(
-            game("Anderssen, Adolf", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *"),
-            base
-        );
-    }
-
-    #[test]
-    fn names_fold_alike_without_allocating() {
-        let mut names: Vec<String> = [
-            "Harrwitz, Daniel",
-            "  Mueller,Jan  ",
-            "aee oae uoe aoee ueue",
-            "Carlsen, M.",
-            "Stockfish 16.1 (NNUE)",
-            "",
-            "?",
-            "a b c d e f g h i j k l m n o p",
-        ]
-        .map(str::to_owned)
-        .to_vec();
-        // Every name of the fixtures.
-        for file in crate::testing::plain_pgn_files(&crate::testing::fixtures()) {
-            let text = String::from_utf8_lossy(&std::fs::read(file).unwrap()).into_owned();
-            for line in text.lines() {
-                for tag in ["[White \"", "[Black \""] {
-                    if let Some(rest) = line.strip_prefix(tag) {
-                        names.push(rest.trim_end_matches("\"]").to_owned());
-                    }
-                }
-            }
-        }
-        assert!(names.len() > 100);
-        // The words `fold_name` gives, as a multiset.
-        let by_words = |folded: &str| {
-            let mut words: Vec<u64> = folded
-                .split(' ')
-                .filter(|w| !w.is_empty())
-                .map(|w| {
-                    let mut hash = Fnv::default();
-                    w.bytes().for_each(|b| hash.byte(b));
-                    fmix64_half(hash.value())
-                })
-                .collect();
-            words.sort_unstable();
-            words
-        };
-        for name in &names {
-            let folded = fold_name(name);
-            let (sum, count) = folded_name_hash(name.as_bytes());
-            let words = by_words(&folded);
-            assert_eq!(count, words.len() as u64, "{name}");
-            assert_eq!(
-                sum,
-                words.iter().fold(0u64, |a, &w| a.wrapping_add(w)),
-                "{name}"
-            );
-        }
-        assert_eq!(
-            folded_name_hash("Réti, Richard".as_bytes()),
-            folded_name_hash(b"Richard Reti")
-        );
-        // Names made to tell the two paths apart: a control character
-        // between words, title words alone, around `ae`, digits.
-        for name in [
-            "Karpov\x7fAnatoly GM",
-            "Karpov\tAnatoly\x01GM",
-            "GM IM",
-            "GM",
-            "Gmae Karpov, Anatoly",
-            "Karpov, Anatoly G M",
-            "Stockfish 16 GM",
-        ] {
-            let (sum, count) = folded_name_hash(name.as_bytes());
-            let words = by_words(&fold_name(name));
-            assert_eq!(count, words.len() as u64, "{name:?}");
-            let total = words.iter().fold(0u64, |a, &w| a.wrapping_add(w));
-            assert_eq!(sum, total, "{name:?}");
-        }
-    }
-
-    #[test]
-    fn excerpts_are_short() {
-        assert_eq!(excerpt(b"abcdef", 3), "abc…");
-        assert_eq!(excerpt(b"ab\r\n", 3), "ab");
-    }
-}
+mod tests;

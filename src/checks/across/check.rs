@@ -20,8 +20,8 @@ pub struct Seen<'a> {
     /// [`RawGame::fingerprint`]: crate::read::game::RawGame::fingerprint
     pub fingerprint: Option<u128>,
     /// Its fingerprint with names read by surname and initial, when that
-    /// differs.
-    pub by_initials: Option<u128>,
+    /// differs, and which names it changed.
+    pub by_initials: Option<(u128, crate::read::game::Sides)>,
     /// Its tags the checks read.
     pub tags: TagValues<'a>,
     /// White's and Black's names folded, when they name someone

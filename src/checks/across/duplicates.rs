@@ -13,12 +13,12 @@
 
 use super::{
     check::{Across, Seen, trim},
-    fingerprints::{self, Fingerprints, Seen as Kept},
+    fingerprints::{Fingerprints, Seen as Kept},
     rounds::{self, Rounds},
 };
 use crate::{
     finding::{Finding, Kind},
-    read::{outcome::RESULTS, tags::Tag},
+    read::{game::Sides, outcome::RESULTS, tags::Tag},
 };
 
 /// Every game seen so far, by fingerprint, and where each game is.
@@ -103,7 +103,8 @@ impl Duplicates {
         game: &Seen<'_>,
         here: u32,
         labels: Labels,
-        first: fingerprints::Seen,
+        first: Kept,
+        by_initials: bool,
     ) -> Finding {
         let first_labels = Labels(first.labels);
         let (file_index, first_game) = self.place_of(first.ordinal);
@@ -124,8 +125,8 @@ impl Duplicates {
                 result_text(result)
             )
         };
-        let initials = if first.by_initials {
-            "; a name written `Surname, Given` read by its surname and first initial"
+        let initials = if by_initials {
+            "; a name written `Surname, Given` in one record read as the surname and initials the other writes"
         } else {
             ""
         };
@@ -140,6 +141,39 @@ impl Duplicates {
 }
 
 impl Duplicates {
+    /// The first game of the run that this one copies, and whether names
+    /// were read by their initials to find it; keeps this one if it is the
+    /// first. A game with names written `Surname, Given` in full
+    /// (`by_initials`: its fingerprint so read, and which names) is looked
+    /// up by its names as written, then so; it is kept under both, and a
+    /// copy by initials stands for its first under its names as written
+    /// (a third copy written as it is is the first's). Two names in full
+    /// are never one by their initials: a player so found must be written
+    /// in full in one record only (`Polgar, Susan` and `Polgar, Sofia` are
+    /// two players; `Polgar,S` is either).
+    fn first_of(
+        &mut self,
+        fp: u128,
+        by_initials: Option<(u128, Sides)>,
+        seen: Kept,
+    ) -> Option<(Kept, bool)> {
+        let Some((short, full)) = by_initials else {
+            let first = self.first.first_or_keep(fp, seen)?;
+            return Some((first, first.full != 0));
+        };
+        if let Some(first) = self.first.first(fp) {
+            if self.first.first(short).is_none() {
+                self.first.keep(short, Kept { full, ..first });
+            }
+            return Some((first, first.full != 0));
+        }
+        let first = (self.first.first_or_keep(short, Kept { full, ..seen }))
+            .filter(|first| first.full & full == 0);
+        self.first
+            .keep(fp, first.map_or(seen, |first| Kept { full, ..first }));
+        first.map(|first| (first, true))
+    }
+
     /// Fetches ahead what looking up the games to come will read: the
     /// game after next (`far`) and the next one (`near`).
     pub fn ahead(&self, far: Option<u128>, near: Option<u128>) {
@@ -162,39 +196,14 @@ impl Across for Duplicates {
             return;
         };
         let labels = Labels::of(game);
-        let seen = fingerprints::Seen {
+        let seen = Kept {
             ordinal,
             labels: labels.0,
-            by_initials: false,
+            full: 0,
         };
-        let first = match game.by_initials {
-            None => self.first.first_or_keep(fp, seen),
-            // Its names as written first, then by initials; it is kept
-            // under both.
-            Some(short) => match self.first.first(fp) {
-                Some(first) => Some(first),
-                None => {
-                    let by_initials = true;
-                    let first = (self.first).first_or_keep(
-                        short,
-                        Kept {
-                            by_initials,
-                            ..seen
-                        },
-                    );
-                    let first = first.map(|first| Kept {
-                        by_initials,
-                        ..first
-                    });
-                    // A copy by initials stands for its first under its own
-                    // names: a third copy written as this one is its first's.
-                    self.first.keep(fp, first.unwrap_or(seen));
-                    first
-                }
-            },
-        };
-        if let Some(first) = first {
-            out.push(self.duplicate(game, here, labels, first));
+        let first = self.first_of(fp, game.by_initials, seen);
+        if let Some((first, by_initials)) = first {
+            out.push(self.duplicate(game, here, labels, first, by_initials));
             return;
         }
         let at = rounds::Place {
@@ -262,64 +271,70 @@ mod tests {
     use super::*;
 
     /// Game `number` of `t.pgn`: its fingerprint, and its fingerprint by
-    /// initials when that differs (small numbers, in the bits a key keeps).
-    fn game(number: u64, fingerprint: u128, by_initials: Option<u128>) -> Seen<'static> {
+    /// initials and which names that reads so (small numbers, in the bits
+    /// a key keeps).
+    fn game(number: u64, fingerprint: u128, by_initials: Option<(u128, Sides)>) -> Seen<'static> {
         Seen {
             number,
             fingerprint: Some(fingerprint << 64),
-            by_initials: by_initials.map(|fp| fp << 64),
+            by_initials: by_initials.map(|(fp, sides)| (fp << 64, sides)),
             ..Seen::pairing(["A", "B"], "1", "1-0", [""; 6])
         }
     }
 
-    /// The messages of the games in turn, `None` for a game with none.
-    fn run(games: &[Seen<'_>]) -> Vec<Option<String>> {
+    /// What is said of each game in turn: the game it copies, and whether
+    /// by initials.
+    fn run(games: &[Seen<'_>]) -> Vec<Option<(u64, bool)>> {
         let mut table = Duplicates::default();
         (games.iter())
             .map(|g| {
                 let mut out = Vec::new();
                 table.game(g, &mut out);
-                out.pop().map(|f| f.message)
+                out.pop().map(|f| {
+                    let m = &f.message;
+                    let number = m.split("as game ").nth(1).unwrap();
+                    let number = number.split(' ').next().unwrap().parse().unwrap();
+                    (number, m.contains("initials the other writes"))
+                })
             })
             .collect()
     }
 
+    // `Carlsen,M` is game(_, 1, None): its names as written are its
+    // reading by initials. `Carlsen, Magnus` is game(_, 2, Some((1, 1))),
+    // `Magnus Carlsen` game(_, 2, None), `Carlsen, Max` game(_, 3,
+    // Some((1, 1))).
+
     #[test]
     fn a_name_in_full_and_by_initials_is_one_player_in_either_order() {
-        // `Carlsen,M` (its fingerprint is its fingerprint by initials: 1)
-        // and `Carlsen, Magnus` (2 as written, 1 by initials).
-        for games in [
-            [game(1, 1, None), game(2, 2, Some(1))],
-            [game(1, 2, Some(1)), game(2, 1, None)],
-        ] {
-            let said = run(&games);
-            assert_eq!(said[0], None);
-            let second = said[1].as_deref().unwrap();
-            assert!(second.contains("as game 1 of this file"), "{second}");
-            assert!(
-                second.contains("by its surname and first initial"),
-                "{second}"
-            );
-        }
+        let said = run(&[game(1, 1, None), game(2, 2, Some((1, 1)))]);
+        assert_eq!(said, [None, Some((1, true))]);
+        let said = run(&[game(1, 2, Some((1, 1))), game(2, 1, None)]);
+        assert_eq!(said, [None, Some((1, true))]);
     }
 
     #[test]
     fn a_copy_by_initials_stands_for_its_first_under_its_own_names() {
-        // `Carlsen,M`, `Carlsen, Magnus`, then `Magnus Carlsen`, whose
-        // names fold as the second's: all of the first.
-        let said = run(&[game(1, 1, None), game(2, 2, Some(1)), game(3, 2, None)]);
-        for message in &said[1..] {
-            let message = message.as_deref().unwrap();
-            assert!(message.contains("as game 1 of this file"), "{message}");
-        }
-        // Copies by their names as written say nothing of initials.
-        let said = run(&[game(1, 2, Some(1)), game(2, 2, Some(1))]);
-        let second = said[1].as_deref().unwrap();
-        assert!(!second.contains("initial"), "{second}");
-        // Games whose names differ by initials only are no copies.
-        assert_eq!(
-            run(&[game(1, 2, Some(1)), game(2, 3, Some(4))]),
-            [None, None]
-        );
+        let said = run(&[game(1, 1, None), game(2, 2, Some((1, 1))), game(3, 2, None)]);
+        assert_eq!(said, [None, Some((1, true)), Some((1, true))]);
+        // Found by its names as written, it keeps its reading by initials.
+        let said = run(&[game(1, 2, None), game(2, 2, Some((1, 1))), game(3, 1, None)]);
+        assert_eq!(said, [None, Some((1, false)), Some((1, true))]);
+    }
+
+    #[test]
+    fn two_names_in_full_are_never_one_by_initials() {
+        let said = run(&[
+            game(1, 2, Some((1, 1))),
+            game(2, 3, Some((1, 1))),
+            game(3, 3, Some((1, 1))),
+            game(4, 1, None),
+        ]);
+        assert_eq!(said, [None, None, Some((2, false)), Some((1, true))]);
+        // Each player in full once: White here, Black there.
+        let said = run(&[game(1, 4, Some((1, 2))), game(2, 5, Some((1, 1)))]);
+        assert_eq!(said, [None, Some((1, true))]);
+        let said = run(&[game(1, 4, Some((1, 3))), game(2, 5, Some((1, 1)))]);
+        assert_eq!(said, [None, None]);
     }
 }

@@ -16,9 +16,9 @@
 //!
 //! A record keeps 96 bits of the 128-bit fingerprint (two games in a
 //! billion share them with odds of one in 10^11, the odds of a random
-//! key: docs/limits.md says how the corpora measure the hash), 39 bits of the game's
-//! ordinal in the run, whether the key reads names by their initials and
-//! 24 bits of labels (`Seen`).
+//! key: docs/limits.md says how the corpora measure the hash), 38 bits of the game's
+//! ordinal in the run, which names the key reads by their initials (2 bits)
+//! and 24 bits of labels (`Seen`).
 //!
 //! Past a memory limit (`--memory-limit`) the sorted array is written to
 //! an anonymous temporary file (a run, removed by the system however the
@@ -33,11 +33,12 @@ use std::{fs::File, io};
 /// What is kept of the first game with a fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seen {
-    /// The game's ordinal in the run (below 2^39).
+    /// The game's ordinal in the run (below 2^38).
     pub ordinal: u64,
-    /// Whether it was kept under the fingerprint that reads its players'
-    /// names by surname and initial.
-    pub by_initials: bool,
+    /// Which players' names the key read by surname and initial, where
+    /// they are written in full (1 White's, 2 Black's); 0 for names as
+    /// written.
+    pub full: u8,
     /// 24 bits the caller packs (result and tag hashes).
     pub labels: u32,
 }
@@ -53,8 +54,8 @@ impl Record {
             key[1],
             key[2],
             seen.ordinal as u32,
-            ((seen.ordinal >> 32) as u32 & 0x7F)
-                | (u32::from(seen.by_initials) << 7)
+            ((seen.ordinal >> 32) as u32 & 0x3F)
+                | (u32::from(seen.full & 3) << 6)
                 | (seen.labels << 8),
         ])
     }
@@ -65,8 +66,8 @@ impl Record {
 
     fn seen(&self) -> Seen {
         Seen {
-            ordinal: u64::from(self.0[3]) | (u64::from(self.0[4] & 0x7F) << 32),
-            by_initials: self.0[4] & 0x80 != 0,
+            ordinal: u64::from(self.0[3]) | (u64::from(self.0[4] & 0x3F) << 32),
+            full: (self.0[4] >> 6) as u8 & 3,
             labels: self.0[4] >> 8,
         }
     }
@@ -500,7 +501,7 @@ mod tests {
                 Seen {
                     ordinal: at as u64,
                     labels: 0,
-                    by_initials: false,
+                    full: 0,
                 },
             ));
             // Room for 8 only: the index grows on its own past that.
@@ -523,7 +524,7 @@ mod tests {
             let seen = Seen {
                 ordinal: i,
                 labels: (i as u32 * 7) & 0xFF_FFFF,
-                by_initials: i % 2 == 1,
+                full: (i % 4) as u8,
             };
             assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
         }
@@ -535,7 +536,7 @@ mod tests {
                 Seen {
                     ordinal: 0,
                     labels: 0,
-                    by_initials: false,
+                    full: 0,
                 },
             );
             assert_eq!(
@@ -543,7 +544,7 @@ mod tests {
                 Some(Seen {
                     ordinal: i,
                     labels: (i as u32 * 7) & 0xFF_FFFF,
-                    by_initials: i % 2 == 1,
+                    full: (i % 4) as u8,
                 })
             );
         }
@@ -555,7 +556,7 @@ mod tests {
                     Seen {
                         ordinal: i,
                         labels: 0,
-                        by_initials: false,
+                        full: 0,
                     }
                 ),
                 None
@@ -570,9 +571,9 @@ mod tests {
         let n = 3 * MIN_TAIL as u64 + 17;
         for i in 0..n {
             let seen = Seen {
-                ordinal: i + (1 << 38),
+                ordinal: i + (1 << 37),
                 labels: (i as u32) & 0xFF_FFFF,
-                by_initials: i % 3 == 0,
+                full: (i % 3) as u8,
             };
             assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
         }
@@ -582,12 +583,12 @@ mod tests {
             let again = Seen {
                 ordinal: 0,
                 labels: 0,
-                by_initials: false,
+                full: 0,
             };
             let first = table.first_or_keep(fp(i), again).unwrap();
-            assert_eq!(first.ordinal, i + (1 << 38));
+            assert_eq!(first.ordinal, i + (1 << 37));
             assert_eq!(first.labels, (i as u32) & 0xFF_FFFF);
-            assert_eq!(first.by_initials, i % 3 == 0);
+            assert_eq!(first.full, (i % 3) as u8);
         }
         assert_eq!((table.sorted.len() + table.tail.len()) as u64, n);
         // Sorted, and each record where the directory says.

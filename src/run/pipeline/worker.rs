@@ -413,8 +413,9 @@ pub fn check_game(
         let (plies, moves) = (result.verdict.resolved, result.verdict.moves);
         result.fingerprint = game.fingerprint_with(plies, moves, folded);
         if judging.duplicates && result.fingerprint.is_some() {
-            result.by_initials =
-                by_initials.and_then(|names| game.fingerprint_with(plies, moves, names));
+            result.by_initials = by_initials.and_then(|(names, sides)| {
+                Some((game.fingerprint_with(plies, moves, names)?, sides))
+            });
         }
         result.folded = folded.map(|name| name.map(crate::read::game::folded_key));
     }
