@@ -165,12 +165,13 @@ fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
     // One comma, a surname before it, and a given name that starts with
     // a letter: `Carlsen, Magnus, NOR`, a consultation's two names,
     // `, Magnus` and `Player, 12` have no reading by initials.
-    let read = |((words, titles), i): &(((u64, u64), (u64, u64)), u8)| {
-        !family && commas == 1 && words.1 + titles.1 > 0 && i.is_ascii_alphabetic()
-    };
+    let read = !family
+        && commas == 1
+        && surname.is_some_and(|(words, titles): ((u64, u64), (u64, u64))| words.1 + titles.1 > 0)
+        && initial.is_some_and(|i: u8| i.is_ascii_alphabetic());
     let short = surname
         .zip(initial)
-        .filter(read)
+        .filter(|_| read)
         .map(|((words, titles), i)| {
             let mut initial = Fnv::default();
             initial.byte(i);
