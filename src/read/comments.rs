@@ -147,7 +147,7 @@ pub enum Reading {
 }
 
 /// The first `[%clk]` of a comment as [`clock_tenths`] reads it, else its
-/// first `[%emt]` as [`elapsed_tenths`] does: one pass over the comment,
+/// first `[%emt]` as `elapsed_tenths` does: one pass over the comment,
 /// which for most comments ends at its first `%`.
 pub fn reading(comment: &[u8]) -> Option<Reading> {
     // Most comments are short: a plain search there, the vector search in

@@ -50,7 +50,7 @@ pub fn list(file: &mut (impl Read + Seek)) -> io::Result<Vec<Frame>> {
     list_into(file, &mut frames).map(|()| frames)
 }
 
-/// [`list`], for a file that may be cut short or damaged: the frames
+/// The frames of a file that may be cut short or damaged: the frames
 /// before the damage, and what the damage is, if any.
 pub fn list_readable(file: &mut (impl Read + Seek)) -> (Vec<Frame>, Option<io::Error>) {
     let mut frames = Vec::new();

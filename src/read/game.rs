@@ -211,7 +211,8 @@ pub fn given_names(name: &str) -> Option<(&str, Given)> {
     if words(surname).any(family) || words(&given).any(family) {
         return None;
     }
-    let mut given = words(&given).filter(|w| !title(w));
+    let honorific = |w: &&str| w.len() <= 4 && short(&w[..w.len().min(3)], is_honorific);
+    let mut given = words(&given).filter(|w| !title(w) && !honorific(w));
     let first = given.next()?;
     let mut word = Fnv::default();
     first
@@ -341,7 +342,6 @@ impl RawGame<'_> {
     /// is named: nothing tells two such games apart.
     ///
     /// [`Replay::moves`]: crate::board::replay::Replay::moves
-    #[cfg(test)]
     pub fn fingerprint(&self, played: usize, moves: u128) -> Option<u128> {
         self.fingerprint_with(played, moves, self.players_folded())
     }

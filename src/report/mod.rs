@@ -97,7 +97,7 @@ pub const GAMES_HEADER: [&str; 19] = [
 pub struct GameResult {
     /// 1-based line of the game's first byte.
     pub line: u64,
-    /// Tag values for the reports, decoded to text ([`GameResult::tag`]).
+    /// Tag values for the reports, decoded to text.
     pub tags: TagColumns,
     /// The verdict.
     pub verdict: Verdict,

@@ -126,7 +126,7 @@ impl Duplicates {
             )
         };
         let initials = if by_initials {
-            "; a name written `Surname, Given` in one record read as the surname and initials the other writes"
+            "; a given name in one record matched by its first initial in the other"
         } else {
             ""
         };
@@ -161,16 +161,23 @@ impl Duplicates {
             let first = self.first.first_or_keep(fp, seen)?;
             return Some((first, first.full != 0));
         };
+        // A key that stands for a first keeps the names in full of every
+        // record on the way to it: `Carlsen, Magnus`–`Anand,V` found as
+        // `Carlsen,M`–`Anand, Viswanathan` is in full on both sides.
         if let Some(first) = self.first.first(fp) {
             if self.first.first(short).is_none() {
+                let full = full | first.full;
                 self.first.keep(short, Kept { full, ..first });
             }
             return Some((first, first.full != 0));
         }
         let first = (self.first.first_or_keep(short, Kept { full, ..seen }))
             .filter(|first| first.full & full == 0);
-        self.first
-            .keep(fp, first.map_or(seen, |first| Kept { full, ..first }));
+        let kept = first.map_or(seen, |first| Kept {
+            full: full | first.full,
+            ..first
+        });
+        self.first.keep(fp, kept);
         first.map(|first| (first, true))
     }
 
@@ -294,7 +301,7 @@ mod tests {
                     let m = &f.message;
                     let number = m.split("as game ").nth(1).unwrap();
                     let number = number.split(' ').next().unwrap().parse().unwrap();
-                    (number, m.contains("initials the other writes"))
+                    (number, m.contains("matched by its first initial"))
                 })
             })
             .collect()
@@ -336,5 +343,16 @@ mod tests {
         assert_eq!(said, [None, Some((1, true))]);
         let said = run(&[game(1, 4, Some((1, 3))), game(2, 5, Some((1, 1)))]);
         assert_eq!(said, [None, None]);
+        // `Carlsen,M`–`Anand, Viswanathan` (6; 1 by initials, Black in
+        // full), `Carlsen, Magnus`–`Anand,V` (7; 1, White in full), then
+        // `Magnus Carlsen`–`Anand, Vera`, whose reading by initials is the
+        // second's names as written (8; 7, Black in full): Black is in
+        // full in the first and the third.
+        let said = run(&[
+            game(1, 6, Some((1, 2))),
+            game(2, 7, Some((1, 1))),
+            game(3, 8, Some((7, 2))),
+        ]);
+        assert_eq!(said, [None, Some((1, true)), None]);
     }
 }
