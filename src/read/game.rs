@@ -80,11 +80,13 @@ pub fn folded_name_hash(name: &[u8]) -> (u64, u64) {
 /// A name's hashes for the fingerprint: as folded ([`folded_name_hash`]),
 /// and, for a name written `Surname, Given`, by its surname and the
 /// initial of its first given name, hashed as `Surname, I` folds
-/// (`Carlsen, Magnus` and `Carlsen,M` are one). The second is `None`
-/// without a comma or a given name, with `Jr.` or `Sr.` (a father and a
-/// son), and where it is the first. An ASCII name is read once, without
-/// allocating (it runs for every game); others go through `fold_name`.
-pub fn name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
+/// (`Carlsen, Magnus` and `Carlsen,M` are one), with a hash of the given
+/// word the initial is of (`Magnus`: two names in full are one player
+/// where it is the same). The second is `None` without a comma or a given
+/// name, with `Jr.` or `Sr.` (a father and a son), and where it is the
+/// first. An ASCII name is read once, without allocating (it runs for
+/// every game); others go through `fold_name`.
+pub fn name_hashes(name: &[u8]) -> ((u64, u64), Option<ByInitials>) {
     if !name.is_ascii() {
         let mut words = (0u64, 0u64);
         for word in fold_name(&decode(name).0)
@@ -99,20 +101,24 @@ pub fn name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
             let ascii = deunicode::deunicode(&decode(name).0);
             ascii_name_hashes(ascii.as_bytes()).1
         });
-        return (words, short.flatten().filter(|short| *short != words));
+        return (words, short.flatten().filter(|short| short.0 != words));
     }
     ascii_name_hashes(name)
 }
 
+/// A name read by its surname and initial ([`name_hashes`]), and a hash of
+/// the given word the initial is of.
+pub type ByInitials = ((u64, u64), u64);
+
 /// [`name_hashes`] of an ASCII name. Lower case, and `replace("ae", "a")`,
 /// then "oe", then "ue", in one pass: no pass can make or break a pair
 /// another one matches. A word's first three letters tell a title.
-fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
+fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<ByInitials>) {
     // Words and titles apart, until it is known whether two other words
     // remain; the surname's, at the first comma.
     let (mut words, mut titles) = ((0u64, 0u64), (0u64, 0u64));
     let (mut surname, mut commas) = (None, 0);
-    let (mut initial, mut family) = (None, false);
+    let (mut initial, mut family) = (None::<(u8, u64)>, false);
     let mut word = Fnv::default();
     let (mut head, mut len) = ([0u8; 3], 0usize);
     let mut bytes = name.iter();
@@ -124,12 +130,12 @@ fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
                 let title = len <= 3 && is_title(&head[..len]);
                 family |= len <= 3 && is_family(&head[..len]);
                 let given = surname.is_some() && initial.is_none();
+                let hash = std::mem::take(&mut word).value();
                 if given && !title && !(len <= 4 && is_honorific(&head[..len.min(3)])) {
-                    initial = Some(head[0]);
+                    initial = Some((head[0], hash));
                 }
                 let to = if title { &mut titles } else { &mut words };
-                to.0 =
-                    to.0.wrapping_add(fmix64_half(std::mem::take(&mut word).value()));
+                to.0 = to.0.wrapping_add(fmix64_half(hash));
                 to.1 += 1;
                 len = 0;
             }
@@ -168,20 +174,20 @@ fn ascii_name_hashes(name: &[u8]) -> ((u64, u64), Option<(u64, u64)>) {
     let read = !family
         && commas == 1
         && surname.is_some_and(|(words, titles): ((u64, u64), (u64, u64))| words.1 + titles.1 > 0)
-        && initial.is_some_and(|i: u8| i.is_ascii_alphabetic());
+        && initial.is_some_and(|(i, _)| i.is_ascii_alphabetic());
     let short = surname
         .zip(initial)
         .filter(|_| read)
-        .map(|((words, titles), i)| {
+        .map(|((words, titles), (i, given))| {
             let mut initial = Fnv::default();
             initial.byte(i);
             let words = (
                 words.0.wrapping_add(fmix64_half(initial.value())),
                 words.1 + 1,
             );
-            with_titles((words, titles))
+            (with_titles((words, titles)), given)
         });
-    (folded, short.filter(|short| *short != folded))
+    (folded, short.filter(|short| short.0 != folded))
 }
 
 /// The given names of a name written `Surname, Given`, as the run-wide
@@ -288,12 +294,14 @@ pub const GAME_ID_SCHEME: u32 = 4;
 /// ([`RawGame::players`]).
 pub type NamesRead = (
     [Option<(u64, u64)>; 2],
-    Option<([Option<(u64, u64)>; 2], Sides)>,
+    Option<([Option<(u64, u64)>; 2], InFull)>,
 );
 
-/// Which players' names a reading by initials changed: 1 White's, 2
-/// Black's (both: 3).
-pub type Sides = u8;
+/// White's and Black's names where a reading by initials changed them: a
+/// tag of the given word each such name's initial is of (1 to 63, from
+/// its hash: `Blackburne, Joseph H` and `Blackburne, Joseph Henry` have
+/// one), 0 for a name as written.
+pub type InFull = [u8; 2];
 
 /// One game, borrowed from the reader's buffers.
 #[derive(Debug)]
@@ -355,7 +363,8 @@ impl RawGame<'_> {
     /// White's and Black's names as [`name_hashes`] reads them: folded, as
     /// [`players_folded`](Self::players_folded), and, when that changes
     /// either name, both with each name written `Surname, Given` read by
-    /// its surname and initial, and which were so ([`Sides`]).
+    /// its surname and initial, and a tag of each name so read
+    /// ([`InFull`]).
     pub fn players(&self) -> NamesRead {
         let names = ["White", "Black"].map(|tag| {
             self.tags
@@ -365,11 +374,12 @@ impl RawGame<'_> {
                 .map(name_hashes)
         });
         let folded = names.map(|name| name.map(|(folded, _)| folded));
-        let full = (names.iter().enumerate())
-            .filter(|(_, name)| name.is_some_and(|(_, short)| short.is_some()))
-            .fold(0, |full, (side, _)| full | 1 << side);
-        let short = names.map(|name| name.map(|(folded, short)| short.unwrap_or(folded)));
-        (folded, (full != 0).then_some((short, full)))
+        let full = names.map(|name| match name {
+            Some((_, Some((_, given)))) => (given % 63) as u8 + 1,
+            _ => 0,
+        });
+        let short = names.map(|name| name.map(|(folded, short)| short.map_or(folded, |s| s.0)));
+        (folded, (full != [0, 0]).then_some((short, full)))
     }
 
     /// [`fingerprint`](Self::fingerprint), with the players' names as

@@ -340,7 +340,7 @@ struct Game {
     expected: Option<u8>,
     how_ended: HowEnded,
     fingerprint: Option<u128>,
-    by_initials: Option<(u128, u8)>,
+    by_initials: Option<(u128, crate::read::game::InFull)>,
     folded: [Option<u64>; 2],
     #[serde(deserialize_with = "crate::finding::at_most::<_, _, MAX_FINDINGS>")]
     findings: Vec<Kept>,

@@ -111,7 +111,7 @@ pub struct GameResult {
     /// changes a name ([`RawGame::players`]).
     ///
     /// [`RawGame::players`]: crate::read::game::RawGame::players
-    pub by_initials: Option<(u128, crate::read::game::Sides)>,
+    pub by_initials: Option<(u128, crate::read::game::InFull)>,
     /// The game as `--fix` writes it, when it does.
     pub fixed: Option<crate::fix::Fixed>,
     /// The codes its comments leave out (`{pgn-arbiter: ignore CODE}`).

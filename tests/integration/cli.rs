@@ -441,7 +441,7 @@ fn whole_corpora_one_row_per_game_and_same_output_for_any_thread_count() {
 /// shared corpora's games collide as an ideal hash's would: in each
 /// 24-bit slice of them, the pairs of distinct ids that share the slice
 /// are as many as chance gives (within six standard deviations), so the
-/// 96 bits the duplicates table keeps have the odds of a random key
+/// 88 bits the duplicates table keeps have the odds of a random key
 /// (docs/limits.md). And games with one id have one length, as copies do.
 #[test]
 #[ignore = "reads ../shared/corpora; .ci/run runs it"]

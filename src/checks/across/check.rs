@@ -21,7 +21,7 @@ pub struct Seen<'a> {
     pub fingerprint: Option<u128>,
     /// Its fingerprint with names read by surname and initial, when that
     /// differs, and which names it changed.
-    pub by_initials: Option<(u128, crate::read::game::Sides)>,
+    pub by_initials: Option<(u128, crate::read::game::InFull)>,
     /// Its tags the checks read.
     pub tags: TagValues<'a>,
     /// White's and Black's names folded, when they name someone

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     finding::{Finding, Kind},
-    read::{game::Sides, outcome::RESULTS, tags::Tag},
+    read::{game::InFull, outcome::RESULTS, tags::Tag},
 };
 
 /// Every game seen so far, by fingerprint, and where each game is.
@@ -144,41 +144,38 @@ impl Duplicates {
     /// The first game of the run that this one copies, and whether names
     /// were read by their initials to find it; keeps this one if it is the
     /// first. A game with names written `Surname, Given` in full
-    /// (`by_initials`: its fingerprint so read, and which names) is looked
-    /// up by its names as written, then so; it is kept under both, and a
-    /// copy by initials stands for its first under its names as written
-    /// (a third copy written as it is is the first's). Two names in full
-    /// are never one by their initials: a player so found must be written
-    /// in full in one record only (`Polgar, Susan` and `Polgar, Sofia` are
-    /// two players; `Polgar,S` is either).
+    /// (`by_initials`: its fingerprint so read, and a tag of each name so
+    /// read) is looked up by its names as written, then so; it is kept
+    /// under both, and a copy by initials stands for its first under its
+    /// names as written (a third copy written as it is is the first's).
+    /// Two names in full that differ are never one by their initials
+    /// ([`one_player`]): `Polgar, Susan` and `Polgar, Sofia` are two
+    /// players; `Polgar,S` is either.
     fn first_of(
         &mut self,
         fp: u128,
-        by_initials: Option<(u128, Sides)>,
+        by_initials: Option<(u128, InFull)>,
         seen: Kept,
     ) -> Option<(Kept, bool)> {
         let Some((short, full)) = by_initials else {
             let first = self.first.first_or_keep(fp, seen)?;
-            return Some((first, first.full != 0));
+            return Some((first, first.full != [0, 0]));
         };
         // A key that stands for a first keeps the names in full of every
         // record on the way to it: `Carlsen, Magnus`–`Anand,V` found as
         // `Carlsen,M`–`Anand, Viswanathan` is in full on both sides.
         if let Some(first) = self.first.first(fp) {
             if self.first.first(short).is_none() {
-                let full = full | first.full;
+                let full = one_player(full, first.full).unwrap_or(full);
                 self.first.keep(short, Kept { full, ..first });
             }
-            return Some((first, first.full != 0));
+            return Some((first, first.full != [0, 0]));
         }
         let first = (self.first.first_or_keep(short, Kept { full, ..seen }))
-            .filter(|first| first.full & full == 0);
-        let kept = first.map_or(seen, |first| Kept {
-            full: full | first.full,
-            ..first
-        });
+            .and_then(|first| Some((first, one_player(full, first.full)?)));
+        let kept = first.map_or(seen, |(first, full)| Kept { full, ..first });
         self.first.keep(fp, kept);
-        first.map(|first| (first, true))
+        first.map(|(first, _)| (first, true))
     }
 
     /// Fetches ahead what looking up the games to come will read: the
@@ -206,7 +203,7 @@ impl Across for Duplicates {
         let seen = Kept {
             ordinal,
             labels: labels.0,
-            full: 0,
+            full: [0, 0],
         };
         let first = self.first_of(fp, game.by_initials, seen);
         if let Some((first, by_initials)) = first {
@@ -221,6 +218,16 @@ impl Across for Duplicates {
         self.rounds
             .see(at, game, |p| place(files, p.file, here, p.game), out);
     }
+}
+
+/// The names in full of two records found one by initials, or `None`
+/// where one player is written in full in both, with another given name
+/// first: `Polgar, Susan` and `Polgar, Sofia` are two players (a tag of 6
+/// bits tells two given names apart but for one pair in 63), `Blackburne,
+/// Joseph H` and `Blackburne, Joseph Henry` one.
+fn one_player(a: InFull, b: InFull) -> Option<InFull> {
+    let side = |a: u8, b: u8| (a == 0 || b == 0 || a == b).then_some(a.max(b));
+    Some([side(a[0], b[0])?, side(a[1], b[1])?])
 }
 
 /// What tells a duplicate's record from the first: its Result tag as a code
@@ -277,10 +284,14 @@ fn result_text(code: u32) -> &'static str {
 mod tests {
     use super::*;
 
+    /// `Carlsen, Magnus` and `Carlsen, Max` as White, in full.
+    const MAGNUS: InFull = [1, 0];
+    const MAX: InFull = [2, 0];
+
     /// Game `number` of `t.pgn`: its fingerprint, and its fingerprint by
-    /// initials and which names that reads so (small numbers, in the bits
-    /// a key keeps).
-    fn game(number: u64, fingerprint: u128, by_initials: Option<(u128, Sides)>) -> Seen<'static> {
+    /// initials and a tag of each name that reads so (small numbers, in
+    /// the bits a key keeps).
+    fn game(number: u64, fingerprint: u128, by_initials: Option<(u128, InFull)>) -> Seen<'static> {
         Seen {
             number,
             fingerprint: Some(fingerprint << 64),
@@ -308,40 +319,51 @@ mod tests {
     }
 
     // `Carlsen,M` is game(_, 1, None): its names as written are its
-    // reading by initials. `Carlsen, Magnus` is game(_, 2, Some((1, 1))),
-    // `Magnus Carlsen` game(_, 2, None), `Carlsen, Max` game(_, 3,
-    // Some((1, 1))).
+    // reading by initials. `Carlsen, Magnus` is game(_, 2, Some((1, [1,
+    // 0]))), `Magnus Carlsen` game(_, 2, None), `Carlsen, Max` game(_, 3,
+    // Some((1, [2, 0]))).
 
     #[test]
     fn a_name_in_full_and_by_initials_is_one_player_in_either_order() {
-        let said = run(&[game(1, 1, None), game(2, 2, Some((1, 1)))]);
+        let said = run(&[game(1, 1, None), game(2, 2, Some((1, MAGNUS)))]);
         assert_eq!(said, [None, Some((1, true))]);
-        let said = run(&[game(1, 2, Some((1, 1))), game(2, 1, None)]);
+        let said = run(&[game(1, 2, Some((1, MAGNUS))), game(2, 1, None)]);
         assert_eq!(said, [None, Some((1, true))]);
     }
 
     #[test]
     fn a_copy_by_initials_stands_for_its_first_under_its_own_names() {
-        let said = run(&[game(1, 1, None), game(2, 2, Some((1, 1))), game(3, 2, None)]);
+        let said = run(&[
+            game(1, 1, None),
+            game(2, 2, Some((1, MAGNUS))),
+            game(3, 2, None),
+        ]);
         assert_eq!(said, [None, Some((1, true)), Some((1, true))]);
         // Found by its names as written, it keeps its reading by initials.
-        let said = run(&[game(1, 2, None), game(2, 2, Some((1, 1))), game(3, 1, None)]);
+        let said = run(&[
+            game(1, 2, None),
+            game(2, 2, Some((1, MAGNUS))),
+            game(3, 1, None),
+        ]);
         assert_eq!(said, [None, Some((1, false)), Some((1, true))]);
     }
 
     #[test]
     fn two_names_in_full_are_never_one_by_initials() {
         let said = run(&[
-            game(1, 2, Some((1, 1))),
-            game(2, 3, Some((1, 1))),
-            game(3, 3, Some((1, 1))),
+            game(1, 2, Some((1, MAGNUS))),
+            game(2, 3, Some((1, MAX))),
+            game(3, 3, Some((1, MAX))),
             game(4, 1, None),
         ]);
         assert_eq!(said, [None, None, Some((2, false)), Some((1, true))]);
         // Each player in full once: White here, Black there.
-        let said = run(&[game(1, 4, Some((1, 2))), game(2, 5, Some((1, 1)))]);
+        let said = run(&[game(1, 4, Some((1, [0, 1]))), game(2, 5, Some((1, MAGNUS)))]);
         assert_eq!(said, [None, Some((1, true))]);
-        let said = run(&[game(1, 4, Some((1, 3))), game(2, 5, Some((1, 1)))]);
+        // White in full in both: as one name (`Anderssen, Adolf`) or two.
+        let said = run(&[game(1, 4, Some((1, [1, 1]))), game(2, 5, Some((1, MAGNUS)))]);
+        assert_eq!(said, [None, Some((1, true))]);
+        let said = run(&[game(1, 4, Some((1, [1, 1]))), game(2, 5, Some((1, MAX)))]);
         assert_eq!(said, [None, None]);
         // `Carlsen,M`–`Anand, Viswanathan` (6; 1 by initials, Black in
         // full), `Carlsen, Magnus`–`Anand,V` (7; 1, White in full), then
@@ -349,10 +371,17 @@ mod tests {
         // second's names as written (8; 7, Black in full): Black is in
         // full in the first and the third.
         let said = run(&[
-            game(1, 6, Some((1, 2))),
-            game(2, 7, Some((1, 1))),
-            game(3, 8, Some((7, 2))),
+            game(1, 6, Some((1, [0, 1]))),
+            game(2, 7, Some((1, MAGNUS))),
+            game(3, 8, Some((7, [0, 2]))),
         ]);
         assert_eq!(said, [None, Some((1, true)), None]);
+        // `Magnus Carlsen`–`Anand, Viswanathan` is the first's copy.
+        let said = run(&[
+            game(1, 6, Some((1, [0, 1]))),
+            game(2, 7, Some((1, MAGNUS))),
+            game(3, 8, Some((7, [0, 1]))),
+        ]);
+        assert_eq!(said, [None, Some((1, true)), Some((1, true))]);
     }
 }

@@ -14,11 +14,12 @@
 //! caches in a table of a million games: the writer asks for them a game
 //! or two ahead (`ahead_far`, `ahead_near`).
 //!
-//! A record keeps 96 bits of the 128-bit fingerprint (two games in a
-//! billion share them with odds of one in 10^11, the odds of a random
-//! key: docs/limits.md says how the corpora measure the hash), 38 bits of the game's
-//! ordinal in the run, which names the key reads by their initials (2 bits)
-//! and 24 bits of labels (`Seen`).
+//! A record keeps 88 bits of the 128-bit fingerprint (two games in a
+//! billion share them with odds of one in 10^9, the odds of a random
+//! key: docs/limits.md says how the corpora measure the hash), 36 bits of
+//! the game's ordinal in the run, a tag of each name the key reads by its
+//! initials where it is written in full (6 bits each) and 24 bits of
+//! labels (`Seen`).
 //!
 //! Past a memory limit (`--memory-limit`) the sorted array is written to
 //! an anonymous temporary file (a run, removed by the system however the
@@ -33,49 +34,65 @@ use std::{fs::File, io};
 /// What is kept of the first game with a fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seen {
-    /// The game's ordinal in the run (below 2^38).
+    /// The game's ordinal in the run (below 2^36).
     pub ordinal: u64,
-    /// Which players' names the key read by surname and initial, where
-    /// they are written in full (1 White's, 2 Black's); 0 for names as
-    /// written.
-    pub full: u8,
+    /// White's and Black's names where the key reads them by surname and
+    /// initial and they are written in full: a tag of each such name (6
+    /// bits, never 0; [`InFull`]), 0 for a name as written.
+    ///
+    /// [`InFull`]: crate::read::game::InFull
+    pub full: [u8; 2],
     /// 24 bits the caller packs (result and tag hashes).
     pub labels: u32,
 }
 
-/// One fingerprint: its key (96 bits) and what was seen.
+/// The low bits of a key's last word, which hold part of what was seen.
+const SEEN_BITS: u32 = 0xFF;
+
+/// One fingerprint: its key (88 bits), then what was seen (72 bits: the
+/// ordinal's 36, the names' 12 and the labels' 24), the last 8 of them in
+/// the low bits of the key's last word.
 #[derive(Debug, Clone, Copy, Default)]
 struct Record([u32; 5]);
 
 impl Record {
     fn new(key: [u32; 3], seen: Seen) -> Record {
+        let packed = u128::from(seen.ordinal & ((1 << 36) - 1))
+            | u128::from(seen.full[0] & 0x3F) << 36
+            | u128::from(seen.full[1] & 0x3F) << 42
+            | u128::from(seen.labels & 0xFF_FFFF) << 48;
         Record([
             key[0],
             key[1],
-            key[2],
-            seen.ordinal as u32,
-            ((seen.ordinal >> 32) as u32 & 0x3F)
-                | (u32::from(seen.full & 3) << 6)
-                | (seen.labels << 8),
+            (key[2] & !SEEN_BITS) | (packed >> 64) as u32,
+            packed as u32,
+            (packed >> 32) as u32,
         ])
     }
 
     fn key(&self) -> [u32; 3] {
-        [self.0[0], self.0[1], self.0[2]]
+        [self.0[0], self.0[1], self.0[2] & !SEEN_BITS]
     }
 
     fn seen(&self) -> Seen {
+        let packed = u128::from(self.0[3])
+            | u128::from(self.0[4]) << 32
+            | u128::from(self.0[2] & SEEN_BITS) << 64;
         Seen {
-            ordinal: u64::from(self.0[3]) | (u64::from(self.0[4] & 0x3F) << 32),
-            full: (self.0[4] >> 6) as u8 & 3,
-            labels: self.0[4] >> 8,
+            ordinal: (packed & ((1 << 36) - 1)) as u64,
+            full: [(packed >> 36) as u8 & 0x3F, (packed >> 42) as u8 & 0x3F],
+            labels: (packed >> 48) as u32,
         }
     }
 }
 
-/// The first 96 bits of a fingerprint, most significant first.
+/// The first 88 bits of a fingerprint, most significant first.
 fn key_of(fp: u128) -> [u32; 3] {
-    [(fp >> 96) as u32, (fp >> 64) as u32, (fp >> 32) as u32]
+    [
+        (fp >> 96) as u32,
+        (fp >> 64) as u32,
+        (fp >> 32) as u32 & !SEEN_BITS,
+    ]
 }
 
 /// Asks the processor to bring the cache line of `item` in, without
@@ -490,7 +507,7 @@ mod tests {
         // Every key's probe starts at the last slot and wraps around; half
         // share their second word too, and differ only in their first.
         let keys: Vec<[u32; 3]> = (0..40u32)
-            .map(|i| [i, if i % 2 == 0 { 7 } else { i }, u32::MAX])
+            .map(|i| [i, if i % 2 == 0 { 7 } else { i }, !SEEN_BITS])
             .collect();
         let mut index = TailIndex::default();
         let mut tail = Vec::new();
@@ -501,7 +518,7 @@ mod tests {
                 Seen {
                     ordinal: at as u64,
                     labels: 0,
-                    full: 0,
+                    full: [0, 0],
                 },
             ));
             // Room for 8 only: the index grows on its own past that.
@@ -511,8 +528,26 @@ mod tests {
         for (at, key) in keys.iter().enumerate() {
             assert_eq!(index.find(key, &tail), Some(at));
         }
-        assert_eq!(index.find(&[99, 7, u32::MAX], &tail), None);
+        assert_eq!(index.find(&[99, 7, !SEEN_BITS], &tail), None);
         assert_eq!(index.find(&[0, 7, 0], &tail), None);
+    }
+
+    #[test]
+    fn a_record_keeps_its_key_and_all_it_saw() {
+        for (key, seen) in [
+            ([1, 2, 3 << 8], (0, [0, 0], 0)),
+            ([!0, !0, !SEEN_BITS], ((1 << 36) - 1, [63, 63], 0xFF_FFFF)),
+            ([5, 0, 1 << 8], (0x9_8765_4321, [1, 62], 0xAB_CDEF)),
+        ] {
+            let (ordinal, full, labels) = seen;
+            let seen = Seen {
+                ordinal,
+                full,
+                labels,
+            };
+            let record = Record::new(key, seen);
+            assert_eq!((record.key(), record.seen()), (key, seen));
+        }
     }
 
     #[test]
@@ -524,7 +559,7 @@ mod tests {
             let seen = Seen {
                 ordinal: i,
                 labels: (i as u32 * 7) & 0xFF_FFFF,
-                full: (i % 4) as u8,
+                full: [(i % 4) as u8, (i % 64) as u8],
             };
             assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
         }
@@ -536,7 +571,7 @@ mod tests {
                 Seen {
                     ordinal: 0,
                     labels: 0,
-                    full: 0,
+                    full: [0, 0],
                 },
             );
             assert_eq!(
@@ -544,7 +579,7 @@ mod tests {
                 Some(Seen {
                     ordinal: i,
                     labels: (i as u32 * 7) & 0xFF_FFFF,
-                    full: (i % 4) as u8,
+                    full: [(i % 4) as u8, (i % 64) as u8],
                 })
             );
         }
@@ -556,7 +591,7 @@ mod tests {
                     Seen {
                         ordinal: i,
                         labels: 0,
-                        full: 0,
+                        full: [0, 0],
                     }
                 ),
                 None
@@ -571,9 +606,9 @@ mod tests {
         let n = 3 * MIN_TAIL as u64 + 17;
         for i in 0..n {
             let seen = Seen {
-                ordinal: i + (1 << 37),
+                ordinal: i + ((1 << 36) - n),
                 labels: (i as u32) & 0xFF_FFFF,
-                full: (i % 3) as u8,
+                full: [(i % 64) as u8, (i % 3) as u8],
             };
             assert_eq!(table.first_or_keep(fp(i), seen), None, "{i}");
         }
@@ -583,12 +618,12 @@ mod tests {
             let again = Seen {
                 ordinal: 0,
                 labels: 0,
-                full: 0,
+                full: [0, 0],
             };
             let first = table.first_or_keep(fp(i), again).unwrap();
-            assert_eq!(first.ordinal, i + (1 << 37));
+            assert_eq!(first.ordinal, i + ((1 << 36) - n));
             assert_eq!(first.labels, (i as u32) & 0xFF_FFFF);
-            assert_eq!(first.full, (i % 3) as u8);
+            assert_eq!(first.full, [(i % 64) as u8, (i % 3) as u8]);
         }
         assert_eq!((table.sorted.len() + table.tail.len()) as u64, n);
         // Sorted, and each record where the directory says.

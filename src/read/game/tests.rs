@@ -13,8 +13,25 @@ fn fingerprint(pgn: &str) -> Option<u128> {
 }
 
 #[test]
+fn a_name_by_initials_keeps_a_hash_of_the_given_word_of_its_initial() {
+    let given = |name: &str| name_hashes(name.as_bytes()).1.map(|s| s.1);
+    let joseph = given("Blackburne, Joseph H");
+    assert!(joseph.is_some());
+    for same in [
+        "Blackburne, Joseph Henry",
+        "BLACKBURNE, Dr. Joseph",
+        "Blackburne, GM Joseph",
+    ] {
+        assert_eq!(given(same), joseph, "{same}");
+    }
+    assert_ne!(given("Blackburne, Josef"), joseph);
+    assert_ne!(given("Polgar, Susan"), given("Polgar, Sofia"));
+    assert_eq!(given("Sämisch, Friedrich"), given("Saemisch, Friedrich"));
+}
+
+#[test]
 fn a_name_by_initials_is_its_surname_and_first_initial() {
-    let short = |name: &str| name_hashes(name.as_bytes()).1;
+    let short = |name: &str| name_hashes(name.as_bytes()).1.map(|s| s.0);
     let of = |name: &str| folded_name_hash(name.as_bytes());
     // Given names in full read as the surname and first initial.
     for full in [
