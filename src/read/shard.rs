@@ -278,6 +278,7 @@ fn shard(
             Starts::mid_stream()
         },
         from_start,
+        seek: None,
         state: State::Own,
         buf: vec![0; 1 << 16],
         ready: 0..0,
@@ -301,6 +302,9 @@ struct FramesShard<A, B> {
     rest: B,
     starts: Starts,
     from_start: bool,
+    /// Past the shard's own bytes, where they held no game start: the scan
+    /// from their start, on until it finds one.
+    seek: Option<Starts>,
     state: State,
     buf: Vec<u8>,
     ready: std::ops::Range<usize>,
@@ -322,8 +326,12 @@ impl<A: Read, B: Read> Read for FramesShard<A, B> {
                     let n = self.own.read(&mut self.buf)?;
                     if n == 0 {
                         // Scanned afresh from the boundary, as the next
-                        // shard scans it.
-                        self.starts = Starts::mid_stream();
+                        // shard scans it; a shard whose own bytes hold no
+                        // game start still holds a game that starts before
+                        // the next shard's first.
+                        let from_end = Starts::mid_stream();
+                        let seek = std::mem::replace(&mut self.starts, from_end);
+                        self.seek = (!self.from_start).then_some(seek);
                         self.state = State::Tail;
                         continue;
                     }
@@ -341,24 +349,28 @@ impl<A: Read, B: Read> Read for FramesShard<A, B> {
                     self.ready = first..n;
                 }
                 State::Tail => {
-                    if !self.from_start {
-                        // No game starts in the shard's own frames.
-                        self.state = State::Done;
-                        continue;
-                    }
                     let n = self.rest.read(&mut self.buf)?;
                     if n == 0 {
                         self.state = State::Done;
                         continue;
                     }
-                    let end = match self.buf[..n].iter().position(|&b| starts.feed(b)) {
-                        Some(k) => {
-                            self.state = State::Done;
-                            k
+                    // Up to the next shard's first game start; from this
+                    // shard's first, where its own bytes held none.
+                    let (mut first, mut end) = (0, n);
+                    for (i, &b) in self.buf[..n].iter().enumerate() {
+                        if starts.feed(b) {
+                            (end, self.state) = (i, State::Done);
+                            break;
                         }
-                        None => n,
-                    };
-                    self.ready = 0..end;
+                        if let Some(seek) = &mut self.seek {
+                            if seek.feed(b) {
+                                self.seek = None;
+                            } else {
+                                first = i + 1;
+                            }
+                        }
+                    }
+                    self.ready = first.min(end)..end;
                 }
             }
         }
@@ -403,7 +415,7 @@ mod tests {
         games.push_str("[Event \"last\"]\n\n1. d4 0-1\n");
         let len = games.len() as u64;
         let at = |s: &str| games.find(s).unwrap() as u64;
-        let game5 = at("[Event \"5\"]");
+        let (game4, game5) = (at("[Event \"4\"]"), at("[Event \"5\"]"));
         let long = at("[Event \"long\"]");
         for cuts in [
             vec![0, len],
@@ -413,6 +425,10 @@ mod tests {
             vec![0, game5, len],
             vec![0, game5 - 1, game5 + 1, len],
             vec![0, long + 100, long + 2000, long + 4000, len - 3, len],
+            // Cuts in game 4's first line and in its last: the shard
+            // between them holds game 5, which starts after both.
+            vec![0, game4 + 1, game5 - 5, len],
+            vec![0, 1, at("1-0") + 1, len],
         ] {
             let mut joined = Vec::new();
             for w in cuts.windows(2) {
@@ -426,6 +442,25 @@ mod tests {
                 shard.read_to_end(&mut joined).unwrap();
             }
             assert_eq!(String::from_utf8(joined).unwrap(), games, "{cuts:?}");
+        }
+    }
+
+    #[test]
+    fn any_two_cuts_keep_every_byte_once() {
+        let games = "[Event \"a\"]\n[White \"x\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. d4 { 0-1 } d5 0-1\n\n[Event \"c\"]\n\n1. c4 *\n";
+        let bytes = games.as_bytes();
+        let read = |a: usize, b: usize| {
+            let mut out = Vec::new();
+            let own = io::Cursor::new(bytes[a..b].to_vec());
+            let rest = io::Cursor::new(bytes[b..].to_vec());
+            shard(own, rest, a == 0).read_to_end(&mut out).unwrap();
+            out
+        };
+        for a in 1..bytes.len() {
+            for b in a + 1..bytes.len() {
+                let joined = [read(0, a), read(a, b), read(b, bytes.len())].concat();
+                assert_eq!(joined, bytes, "cut at {a} and {b}");
+            }
         }
     }
 
