@@ -1,9 +1,10 @@
 //! Shards of one input, for running an archive on many machines: a range
 //! of zstd frames (`--zstd-frames A..B`) or of bytes of a plain file
-//! (`--bytes A..B`). A shard holds the games that start in its range: it
-//! begins at the first game start at or after the range's start (unless
-//! that is the file's start) and reads on past the range's end to the end
-//! of the game that straddles it. A game start, for this purpose, is a line
+//! (`--bytes A..B`). A shard holds the games from the first game start
+//! found from its range's start (unless that is the file's start) to the
+//! first found from its end, reading on past the end to the end of the
+//! game that straddles it (and, for a range inside one game, to the game
+//! after it). A game start, for this purpose, is a line
 //! that begins with `[` after a blank line whose last non-blank line before
 //! it ends with a game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`):
 //! shards then split an archive into the same games as one run, and the

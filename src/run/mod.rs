@@ -644,19 +644,17 @@ fn cut_short(
     finished: io::Result<()>,
     to_file: bool,
 ) -> Option<Status> {
-    match (write_error, finished) {
-        (Some(err), _) if is_broken_pipe(&err) => Some(stdout_closed(to_file)),
-        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => Some(stdout_closed(to_file)),
-        (Some(err), _) => {
-            eprintln!("pgn-arbiter: cannot write the report: {err}");
-            Some(Status::Trouble)
+    let err = match (write_error, finished) {
+        (None, Ok(())) => return None,
+        (Some(err), _) if is_broken_pipe(&err) => return Some(stdout_closed(to_file)),
+        (_, Err(err)) if err.kind() == io::ErrorKind::BrokenPipe => {
+            return Some(stdout_closed(to_file));
         }
-        (None, Err(err)) => {
-            eprintln!("pgn-arbiter: cannot write the report: {err}");
-            Some(Status::Trouble)
-        }
-        (None, Ok(())) => None,
-    }
+        (Some(err), _) => err.to_string(),
+        (None, Err(err)) => err.to_string(),
+    };
+    eprintln!("pgn-arbiter: cannot write the report: {err}");
+    Some(Status::Trouble)
 }
 
 /// Writes the audit page whole; false (said on standard error) when it
