@@ -15,7 +15,7 @@
 //! or two ahead (`ahead_far`, `ahead_near`).
 //!
 //! A record keeps 88 bits of the 128-bit fingerprint (two games in a
-//! billion share them with odds of one in 10^9, the odds of a random
+//! billion share them with odds of one in 6×10^8, the odds of a random
 //! key: docs/limits.md says how the corpora measure the hash), 36 bits of
 //! the game's ordinal in the run, a tag of each name the key reads by its
 //! initials where it is written in full (6 bits each) and 24 bits of
