@@ -68,13 +68,15 @@ fn a_name_by_initials_is_its_surname_and_first_initial() {
     assert_ne!(short("Polgar, Susan"), short("Polgar, Judit"));
 }
 
+/// The fingerprint of a game of White's against `Staunton, Howard`.
+fn game(white: &str, moves: &str) -> Option<u128> {
+    fingerprint(&format!(
+        "[White \"{white}\"]\n[Black \"Staunton, Howard\"]\n\n{moves}"
+    ))
+}
+
 #[test]
 fn a_fingerprint_folds_players_names() {
-    let game = |white: &str, moves: &str| {
-        fingerprint(&format!(
-            "[White \"{white}\"]\n[Black \"Staunton, Howard\"]\n\n{moves}"
-        ))
-    };
     let base = game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *");
     // Names as they fold: punctuation, case, accents, word order, a
     // title beside it.
@@ -103,11 +105,6 @@ fn a_fingerprint_folds_players_names() {
 
 #[test]
 fn a_fingerprint_covers_the_whole_record() {
-    let game = |white: &str, moves: &str| {
-        fingerprint(&format!(
-            "[White \"{white}\"]\n[Black \"Staunton, Howard\"]\n\n{moves}"
-        ))
-    };
     let base = game("Harrwitz, Daniel", "1. e4 e5 2. Nf3 Sf6 3. Bc4 *");
     // Pinned: a change here changes every game_id, and must raise
     // GAME_ID_SCHEME.
