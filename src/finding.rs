@@ -12,6 +12,15 @@ use crate::board::rules::{
     Source::{self, Audit, Law, Lichess, Limit, Pgn, Trf},
 };
 
+/// A number with one word or its plural: "1 file", "2 files".
+pub fn counted<N: fmt::Display + PartialEq + From<u8>>(n: N, one: &str, many: &str) -> String {
+    if n == N::from(1) {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 /// How serious a finding is. Ordered: `Info < Warning < Error`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {

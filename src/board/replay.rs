@@ -264,7 +264,7 @@ pub fn number_label(mover: Color, fullmoves: u32) -> String {
 
 /// The position as FEN, with an en passant square only when the capture is
 /// legal.
-pub fn fen(pos: &Chess) -> String {
+pub fn fen(pos: &impl Position) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 

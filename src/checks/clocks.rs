@@ -63,11 +63,7 @@ pub fn check(game: &RawGame<'_>, start: &impl Position, end: &End, findings: &mu
         return;
     }
     let moves = Moves::from(start);
-    let periods = game
-        .tags
-        .get("TimeControl")
-        .and_then(|value| std::str::from_utf8(value).ok())
-        .and_then(super::time_control::periods);
+    let periods = super::time_control::of_game(game);
     if !lexed.comments.clocks.is_empty() {
         let readings = Readings {
             clocks: &lexed.comments.clocks,

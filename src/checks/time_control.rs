@@ -83,6 +83,12 @@ pub fn periods(value: &str) -> Option<Vec<Period>> {
     periods_of(text)
 }
 
+/// [`periods`] of a game's TimeControl tag.
+pub fn of_game(game: &crate::read::game::RawGame<'_>) -> Option<Vec<Period>> {
+    let value = game.tags.get("TimeControl")?;
+    periods(std::str::from_utf8(value).ok()?)
+}
+
 /// The periods of a lower-cased value.
 fn periods_of(text: String) -> Option<Vec<Period>> {
     let mut text = text;

@@ -34,7 +34,10 @@ use shakmaty::{
 };
 
 use super::{draws, verdict::BoardEnd};
-use crate::{board::replay::side, read::notation::Form};
+use crate::{
+    board::replay::{fen, side},
+    read::notation::Form,
+};
 use crate::{
     board::{
         replay::{self, Correction, Failure, Stopped},
@@ -59,10 +62,6 @@ fn name(variant: Variant) -> &'static str {
         Variant::RacingKings => "Racing Kings",
         Variant::Horde => "Horde",
     }
-}
-
-fn fen(pos: &VariantPosition) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
 /// A draw lichess makes itself in its variants, besides a position
@@ -218,7 +217,7 @@ impl Claimable {
                     self.mv.number,
                     self.mv.san,
                     draws::plies(&self.earlier),
-                    draws::plural(more, "more ply", "more plies"),
+                    crate::finding::counted(more, "more ply", "more plies"),
                 ),
             )
             .citing(Source::Lichess(variant))

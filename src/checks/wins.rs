@@ -36,11 +36,7 @@ pub enum Unearned {
 /// its moves in 60 or 30 minutes a player (its Art. 1), as the
 /// TimeControl states it (`3600`, `1800`, `60 min`).
 fn rapid(game: &RawGame<'_>) -> bool {
-    let periods = game
-        .tags
-        .get("TimeControl")
-        .and_then(|value| std::str::from_utf8(value).ok())
-        .and_then(super::time_control::periods);
+    let periods = super::time_control::of_game(game);
     matches!(
         periods.as_deref(),
         Some([Period { moves: None, base, increment }])

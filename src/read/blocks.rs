@@ -347,13 +347,8 @@ fn read_input(
 
 /// Cuts one input's decompressed stream into pieces: blocks of whole
 /// games, games too large, and problems. `emit` returns false to stop.
-pub fn read_stream(
-    index: usize,
-    reader: &mut dyn Read,
-    line_offset: u64,
-    emit: &mut dyn Pieces,
-) -> bool {
-    read_sized(index, reader, line_offset, None, emit)
+pub fn read_stream(reader: &mut dyn Read, emit: &mut dyn Pieces) -> bool {
+    read_sized(0, reader, 0, None, emit)
 }
 
 /// [`read_stream`], of a stream of about `size` bytes if known.

@@ -323,15 +323,7 @@ impl Hashed {
             Source::Text(bytes) => Box::new(io::Cursor::new(bytes.get(read as usize..)?.to_vec())),
             _ => return None,
         };
-        let mut buf = vec![0u8; 1 << 16];
-        loop {
-            match rest.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => d.hasher.update(buf.get(..n).unwrap_or_default()),
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return None,
-            }
-        }
+        io::copy(&mut rest, &mut d.hasher).ok()?;
         let hasher = std::mem::take(&mut d.hasher);
         Some(hex(&hasher.finalize()))
     }
@@ -499,17 +491,23 @@ type Peeked<R> = io::Chain<io::Cursor<Vec<u8>>, R>;
 /// Reads up to `n` bytes of a stream and puts them back in front of it.
 fn peek<R: Read>(mut stream: R, n: usize) -> io::Result<(Vec<u8>, Peeked<R>)> {
     let mut head = vec![0u8; n];
-    let mut filled = 0;
-    while filled < n {
-        match stream.read(&mut head[filled..]) {
-            Ok(0) => break,
-            Ok(k) => filled += k,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
+    let filled = read_up_to(&mut stream, &mut head)?;
     head.truncate(filled);
     Ok((head.clone(), io::Cursor::new(head).chain(stream)))
+}
+
+/// Reads into `buf` until it is full or the input ends; the bytes read.
+pub fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match input.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
 }
 
 const BOM: [u8; 3] = [0xef, 0xbb, 0xbf];

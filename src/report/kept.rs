@@ -34,6 +34,7 @@ use crate::{
         verdict::{BoardEnd, HowEnded, Verdict},
     },
     finding::{Finding, Kept},
+    read::input::read_up_to,
 };
 
 /// The first line of a results file: its kind, then the form of its
@@ -203,20 +204,6 @@ fn verify(file: &mut File, form: Form) -> Result<Seal, String> {
     }
     found.digest.copy_from_slice(&seal[24..]);
     Ok(found)
-}
-
-/// Reads into `buf` until it is full or the input ends; the bytes read.
-fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match input.read(&mut buf[got..]) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(got)
 }
 
 /// Whether the file at `path` may be replaced by a file of `form`: it is

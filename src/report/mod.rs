@@ -405,7 +405,7 @@ impl Report {
             if left_out.get(i).copied().unwrap_or(false) {
                 continue;
             }
-            if let Some(severity) = self.write_finding(&cells, f)? {
+            if let Some(severity) = self.write_finding(&cells, f, true)? {
                 counts[severity as usize] += 1;
                 if self.page.is_some() {
                     shown.push(f);
@@ -456,10 +456,21 @@ impl Report {
         (left_out, unused)
     }
 
-    /// Writes one finding of a game, unless the selection leaves it out or
-    /// the baseline has it; its severity when it is written.
-    fn write_finding(&mut self, cells: &Cells<'_>, f: &Finding) -> csv::Result<Option<Severity>> {
-        if !self.keeps(f.kind) {
+    /// Writes one finding, of a game of the input being written or (not
+    /// `of_input`) of the TRF, unless the selection leaves it out or the
+    /// baseline has it; its severity when it is written.
+    fn write_finding(
+        &mut self,
+        cells: &Cells<'_>,
+        f: &Finding,
+        of_input: bool,
+    ) -> csv::Result<Option<Severity>> {
+        let kept = if of_input {
+            self.keeps(f.kind)
+        } else {
+            self.selection.keeps(f.kind)
+        };
+        if !kept {
             return Ok(None);
         }
         let severity = f.kind.severity();
@@ -495,7 +506,7 @@ impl Report {
         }
         *self.summary.by_severity.entry(severity).or_default() += 1;
         *self.summary.by_kind.entry(f.kind).or_default() += 1;
-        if let Some(input) = self.summary.inputs.last_mut() {
+        if let Some(input) = self.summary.inputs.last_mut().filter(|_| of_input) {
             input.findings += 1;
             *input.by_severity.entry(severity.as_str()).or_default() += 1;
             *input.by_code.entry(f.kind.code()).or_default() += 1;
@@ -566,41 +577,16 @@ impl Report {
         if let Some(page) = &mut self.page {
             page.tournament(&counts, tournament.crosstable());
         }
+        let name = counts.file.clone();
         self.summary.tournament = Some(counts);
-        let at = selection::Place {
-            file: tournament.name(),
-            game: 0,
-            game_id: "",
+        let cells = Cells {
+            name: &name,
+            number: 0,
+            tags: TagValues::default(),
+            id: String::new(),
         };
         for f in &findings {
-            if !self.selection.keeps(f.kind) {
-                continue;
-            }
-            let severity = f.kind.severity();
-            let located = format::Located {
-                file: tournament.name(),
-                game: 0,
-                line: f.line,
-                tags: TagValues::default(),
-                ply: None,
-                number: "",
-                san: "",
-                kind: f.kind,
-                rule: f.rule.cite(self.edition),
-                message: &f.message,
-                fen: "",
-                game_id: "",
-            };
-            if self.selection.in_baseline(&at, f.kind, None, "") {
-                self.summary.in_baseline += 1;
-                if let Some(update) = &mut self.baseline_update {
-                    format::write_csv(update, &located, self.raw)?;
-                }
-                continue;
-            }
-            *self.summary.by_severity.entry(severity).or_default() += 1;
-            *self.summary.by_kind.entry(f.kind).or_default() += 1;
-            self.findings.finding(&located)?;
+            self.write_finding(&cells, f, false)?;
         }
         self.findings.end_game()
     }

@@ -17,7 +17,8 @@ use std::{collections::BTreeMap, fmt::Write as _};
 mod html;
 
 use self::html::{STYLE, board_svg, capped, esc, iso};
-use super::summary::{Summary, TournamentCounts, counted};
+use super::summary::{Summary, TournamentCounts};
+use crate::finding::counted;
 use crate::{
     board::rules::Edition,
     checks::across::tournament::{Cell, Row},
@@ -174,7 +175,7 @@ impl Page {
             if counts.file_problems > 0 {
                 format!(
                     "; {} in the file itself (trf-invalid, trf-inconsistent)",
-                    counted(counts.file_problems as u64, "problem", "problems")
+                    counted(counts.file_problems, "problem", "problems")
                 )
             } else {
                 String::new()
@@ -662,7 +663,7 @@ fn card_html(out: &mut String, card: &Card) {
         let _ = writeln!(
             out,
             "<p>{} more in the findings report.</p>",
-            counted(card.more as u64, "finding", "findings")
+            counted(card.more, "finding", "findings")
         );
     }
     out.push_str("</div>\n");

@@ -6,7 +6,7 @@ use std::{collections::BTreeMap, time::Duration};
 
 use serde::Serialize;
 
-use crate::finding::{Kind, Severity};
+use crate::finding::{Kind, Severity, counted};
 
 /// Counts of one input.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -103,15 +103,6 @@ impl FixCounts {
             self.changes += 1;
             *self.by_code.entry(change.kind.code()).or_default() += 1;
         }
-    }
-}
-
-/// One word or its plural, with the number: "1 file", "2 files".
-pub(crate) fn counted(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
     }
 }
 

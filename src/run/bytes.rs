@@ -47,9 +47,7 @@ pub fn audit_bytes(
     let mut number = 0;
     let mut failed = None;
     crate::read::blocks::read_stream(
-        0,
         &mut *opened.reader,
-        0,
         &mut |piece: crate::read::blocks::Piece| {
             worker.check(piece, &mut |checked| {
                 if let Checked::Games { games, .. } = checked {
@@ -82,9 +80,7 @@ pub fn fix_bytes(data: &[u8], judging: checks::Judging) -> io::Result<(Vec<u8>, 
     worker.fix = Some(Arc::new(crate::report::selection::Selection::default()));
     let (mut copy, mut games, mut too_large) = (Vec::new(), 0, 0);
     crate::read::blocks::read_stream(
-        0,
         &mut *opened.reader,
-        0,
         &mut |piece: crate::read::blocks::Piece| {
             worker.check(piece, &mut |checked| {
                 if let Checked::Games {

@@ -434,23 +434,18 @@ fn count(config: &Config) -> Status {
             lines += reader.lines;
             continue;
         }
-        crate::read::blocks::read_stream(
-            0,
-            &mut reader,
-            0,
-            &mut |piece: crate::read::blocks::Piece| {
-                match piece {
-                    crate::read::blocks::Piece::Block(block) => games += worker.count_games(&block),
-                    crate::read::blocks::Piece::TooLarge { .. } => games += 1,
-                    crate::read::blocks::Piece::Problem { message, .. } => {
-                        eprintln!("pgn-arbiter: {}: {message}", input.name);
-                        failed = true;
-                    }
-                    crate::read::blocks::Piece::InputDone(_) => {}
+        crate::read::blocks::read_stream(&mut reader, &mut |piece: crate::read::blocks::Piece| {
+            match piece {
+                crate::read::blocks::Piece::Block(block) => games += worker.count_games(&block),
+                crate::read::blocks::Piece::TooLarge { .. } => games += 1,
+                crate::read::blocks::Piece::Problem { message, .. } => {
+                    eprintln!("pgn-arbiter: {}: {message}", input.name);
+                    failed = true;
                 }
-                true
-            },
-        );
+                crate::read::blocks::Piece::InputDone(_) => {}
+            }
+            true
+        });
         lines += reader.lines;
     }
     // A count of part of the input would pass for the whole's.

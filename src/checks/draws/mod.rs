@@ -12,18 +12,9 @@ use crate::{
     board::replay::{self, Replay},
     board::rules::Article,
     checks::draws::history::{Claim, ClaimKind, EndKind, History},
-    finding::{Finding, Kind, MoveRef},
+    finding::{Finding, Kind, MoveRef, counted},
     read::game::RawGame,
 };
-
-/// "1 ply", "3 plies".
-pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
 
 /// "ply 12 and ply 16", "the start and ply 4".
 pub(crate) fn plies(indices: &[usize]) -> String {
@@ -146,7 +137,7 @@ pub fn check(
         line,
         format!(
             "{what}, which ends the game as a draw; what is recorded after it ({}) does not count.",
-            plural(after, "ply", "plies")
+            counted(after, "ply", "plies")
         ),
     )
     .citing(article)
@@ -210,7 +201,7 @@ fn unclaimed(game: &RawGame<'_>, claim: &Claim, last: usize, threefold: bool) ->
                 kind,
                 line,
                 format!(
-                    "{who} could have claimed a draw by {rule_name}: {why}; the game went on for {}.", plural(more, "more ply", "more plies")
+                    "{who} could have claimed a draw by {rule_name}: {why}; the game went on for {}.", counted(more, "more ply", "more plies")
                 ),
             )
             .citing(just)
@@ -242,7 +233,7 @@ fn unclaimed(game: &RawGame<'_>, claim: &Claim, last: usize, threefold: bool) ->
                 kind,
                 line,
                 format!(
-                    "{who} could have claimed a draw by {rule_name} {why}; the game went on for {}.", plural(more, "more ply", "more plies")
+                    "{who} could have claimed a draw by {rule_name} {why}; the game went on for {}.", counted(more, "more ply", "more plies")
                 ),
             )
             .citing(about)

@@ -73,7 +73,7 @@ fn a_long_file_is_cut_at_guesses_from_its_start() {
     assert!(file[..file.len() - 1].iter().all(|&g| g), "{file:?}");
 
     let mut streamed = Confirming::default();
-    read_stream(0, &mut io::Cursor::new(&bytes), 0, &mut streamed);
+    read_stream(&mut io::Cursor::new(&bytes), &mut streamed);
     let stream = guessed(&streamed.pieces);
     let exact = GUESS_AFTER as usize;
     assert!(stream[..exact].iter().all(|&g| !g), "{stream:?}");
