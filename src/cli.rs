@@ -261,7 +261,8 @@ pub struct Cli {
     /// A findings report (CSV) of an earlier run:
     ///
     /// findings that match one of its rows on game_id, code, ply and san
-    /// (on file and game number for rows without a game_id) are left out,
+    /// (on file, White, Black, Date, Round and Result for rows without a
+    /// game_id, such as games with no move) are left out,
     /// one row for one finding, so that only new findings are reported and
     /// fail the run; moving games within a file or renaming it makes no
     /// finding new. The rows that matched nothing are counted in the

@@ -492,10 +492,11 @@ impl Report {
             fen: &f.fen,
             game_id: &cells.id,
         };
+        let tag = |t| cells.tags.get(t);
         let at = selection::Place {
             file: cells.name,
-            game: cells.number,
             game_id: &cells.id,
+            tags: [Tag::White, Tag::Black, Tag::Date, Tag::Round, Tag::Result].map(tag),
         };
         if self.selection.in_baseline(&at, f.kind, ply, san) {
             self.summary.in_baseline += 1;

@@ -210,9 +210,10 @@ impl Selection {
 
     /// Reads a findings report of an earlier run as the baseline. A row
     /// with a `game_id` is matched on (game_id, code, ply, san), wherever
-    /// its game now stands; a row without (an older report's, or a game
-    /// with no id) on (file, game, code, ply, san), the file's path
-    /// normalised (`./a/b.pgn` is `a/b.pgn`). Memory: 8 bytes of hash per
+    /// its game now stands; a row without (an older report's, a game with
+    /// no id, a TRF's) on (file, white, black, date, round, result, code,
+    /// ply, san), so that games inserted or removed around it change
+    /// nothing, the file's path normalised (`./a/b.pgn` is `a/b.pgn`). Memory: 8 bytes of hash per
     /// distinct row, and a count of 4 in each copy of the selection.
     pub fn with_baseline(mut self, path: &Path) -> Result<Selection, SelectionError> {
         let mut keys = Vec::new();
@@ -274,15 +275,16 @@ impl Selection {
 
     /// Whether a finding is in the baseline (and takes its row, so that a
     /// row matches one finding only): by its game's id first, else by its
-    /// file and game number. `file` and `san` are the report's texts before
-    /// they are made safe for spreadsheets; `game_id` is the column's.
+    /// file and tags. `file`, the tags and `san` are the report's texts
+    /// before they are made safe for spreadsheets; `game_id` is the
+    /// column's.
     pub fn in_baseline(&mut self, at: &Place<'_>, kind: Kind, ply: Option<u32>, san: &str) -> bool {
         let Some(counts) = &mut self.baseline else {
             return false;
         };
         let ply = ply.map(|p| p.to_string()).unwrap_or_default();
         let by_id = (!at.game_id.is_empty()).then(|| id_key(at.game_id, kind.code(), &ply, san));
-        let by_place = key(at.file, at.game, kind.code(), &ply, san);
+        let by_place = key(at.file, at.tags, kind.code(), &ply, san);
         for key in by_id.into_iter().chain([by_place]) {
             if let Some(n) = counts.left_of(key) {
                 *n -= 1;
@@ -396,10 +398,11 @@ fn read_baseline(
         column("san")?,
     ];
     let id_column = headers.iter().position(|h| h == "game_id");
+    let tag_columns = TAG_COLUMNS.map(|c| headers.iter().position(|h| h == c));
     for record in reader.records() {
         let record = record.map_err(|e| fail(e.to_string()))?;
         let field = |i: usize| record.get(columns[i]).unwrap_or_default();
-        let game: u64 = field(1).parse().map_err(|_| {
+        field(1).parse::<u64>().map_err(|_| {
             let line = record.position().map_or(0, |p| p.line());
             fail(format!(
                 "line {line}: the game '{}' is not a number",
@@ -414,7 +417,8 @@ fn read_baseline(
             None => written,
         };
         let key = if id.is_empty() {
-            key(field(0), game, code, field(3), field(4))
+            let tags = tag_columns.map(|i| i.and_then(|i| record.get(i)).unwrap_or_default());
+            key(field(0), tags, code, field(3), field(4))
         } else {
             id_key(id, code, field(3), field(4))
         };
@@ -435,11 +439,15 @@ fn read_baseline(
 pub struct Place<'a> {
     /// The input's path as the report writes it.
     pub file: &'a str,
-    /// The game's number within it.
-    pub game: u64,
     /// The `game_id` column ("" for none).
     pub game_id: &'a str,
+    /// The game's tags in the report's columns ([`TAG_COLUMNS`]).
+    pub tags: [&'a str; 5],
 }
+
+/// The columns of a game's tags that a baseline row without a `game_id`
+/// is matched on.
+pub const TAG_COLUMNS: [&str; 5] = ["white", "black", "date", "round", "result"];
 
 /// A path as the baseline compares it: `.` components dropped, `\` and `/`
 /// alike, so that `./archive/a.pgn` and `archive/a.pgn` are one file.
@@ -462,13 +470,13 @@ fn id_key(game_id: &str, code: &str, ply: &str, san: &str) -> u64 {
     hasher.finish()
 }
 
-/// The key a finding is matched on. File and san are compared as a
-/// spreadsheet-safe cell has them, so a baseline written with or without
-/// `--raw-csv` matches alike.
-fn key(file: &str, game: u64, code: &str, ply: &str, san: &str) -> u64 {
+/// The key a finding of a game with no id is matched on. File, tags and
+/// san are compared as a spreadsheet-safe cell has them, so a baseline
+/// written with or without `--raw-csv` matches alike.
+fn key(file: &str, tags: [&str; 5], code: &str, ply: &str, san: &str) -> u64 {
     let mut hasher = DefaultHasher::new();
     normal_path(&cell(file, false)).hash(&mut hasher);
-    game.hash(&mut hasher);
+    tags.map(|tag| cell(tag, false)).hash(&mut hasher);
     code.hash(&mut hasher);
     ply.hash(&mut hasher);
     cell(san, false).hash(&mut hasher);
@@ -515,26 +523,33 @@ mod tests {
         let path = dir.path().join("base.csv");
         std::fs::write(
             &path,
-            "file,game,line,ply,san,code\n\
-             a.pgn,1,5,3,'=x,illegal-move\n\
-             a.pgn,2,9,,,missing-result\n",
+            "file,game,line,white,black,date,round,result,ply,san,code\n\
+             a.pgn,1,5,A,B,2024.01.01,1,*,3,'=x,illegal-move\n\
+             a.pgn,2,9,C,'-D,????.??.??,?,*,,,missing-result\n",
         )
         .unwrap();
         let mut s = Selection::new(None, None)
             .unwrap()
             .with_baseline(&path)
             .unwrap();
-        let at = |file, game, game_id| Place {
+        let at = |file, game_id, tags| Place {
             file,
-            game,
             game_id,
+            tags,
         };
+        let ab = ["A", "B", "2024.01.01", "1", "*"];
+        let cd = ["C", "-D", "????.??.??", "?", "*"];
         // The raw san `=x` is written `'=x` in a safe report.
-        assert!(s.in_baseline(&at("a.pgn", 1, ""), Kind::IllegalMove, Some(3), "=x"));
-        assert!(!s.in_baseline(&at("a.pgn", 1, ""), Kind::IllegalMove, Some(3), "=x"));
-        assert!(!s.in_baseline(&at("a.pgn", 3, ""), Kind::MissingResult, None, ""));
-        // A path given another way is the same file.
-        assert!(s.in_baseline(&at("./a.pgn", 2, ""), Kind::MissingResult, None, ""));
+        assert!(s.in_baseline(&at("a.pgn", "", ab), Kind::IllegalMove, Some(3), "=x"));
+        assert!(!s.in_baseline(&at("a.pgn", "", ab), Kind::IllegalMove, Some(3), "=x"));
+        // Another game's finding of that code, or the same game's in
+        // another file, is new.
+        let other = ["C", "-D", "????.??.??", "2", "*"];
+        assert!(!s.in_baseline(&at("a.pgn", "", other), Kind::MissingResult, None, ""));
+        assert!(!s.in_baseline(&at("b.pgn", "", cd), Kind::MissingResult, None, ""));
+        // A path given another way is the same file; the game's number is
+        // not compared (games inserted before it change nothing).
+        assert!(s.in_baseline(&at("./a.pgn", "", cd), Kind::MissingResult, None, ""));
         assert_eq!(s.baseline_unmatched(), Some(0));
         // A row with a game_id matches that game wherever it stands.
         std::fs::write(
@@ -550,8 +565,8 @@ mod tests {
             .unwrap();
         let missing_tag =
             |s: &mut Selection, place| s.in_baseline(&place, Kind::MissingTag, None, "");
-        assert!(missing_tag(&mut s, at("b.pgn", 7, "00000000000000bb")));
-        assert!(!missing_tag(&mut s, at("a.pgn", 1, "00000000000000cc")));
+        assert!(missing_tag(&mut s, at("b.pgn", "00000000000000bb", ab)));
+        assert!(!missing_tag(&mut s, at("a.pgn", "00000000000000cc", ab)));
         assert_eq!(s.baseline_unmatched(), Some(1));
         std::fs::write(&path, "file,game\n").unwrap();
         let err = Selection::new(None, None)

@@ -1706,6 +1706,50 @@ fn a_baseline_survives_edits_of_the_archive() {
     assert_eq!(json["total"]["baseline_unmatched"], 0);
 }
 
+/// Games with no move have no `game_id`: their baseline rows match on the
+/// file and the game's tags, not its number, so removing a game before
+/// them makes none of their findings new, and the ratchet keeps them.
+#[test]
+fn a_baseline_keeps_games_without_moves_where_games_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = |round: &str, white: &str, moves: &str| {
+        format!(
+            "[Event \"E\"]\n[Date \"2024.01.01\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n\
+             [Black \"D\"]\n[Result \"*\"]\n\n{moves} *\n\n"
+        )
+    };
+    let (played, aborted) = (game("1", "A", "1. e4 e5"), game("1", "C", ""));
+    let write = |games: &[&String]| {
+        let text: String = games.iter().map(|g| g.as_str()).collect();
+        fs::write(tmp.path().join("a.pgn"), text).unwrap();
+    };
+    write(&[&played, &aborted, &game("2", "C", "")]);
+    let args = |findings: &'static str| -> Vec<&'static str> {
+        vec!["-q", "--fail-on", "never", "--findings", findings, "a.pgn"]
+    };
+    let out = run_in(tmp.path(), &args("base.csv"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let base = strict_rows(&fs::read_to_string(tmp.path().join("base.csv")).unwrap());
+    let no_id = base.iter().filter(|r| r[16].is_empty()).count();
+    assert_eq!(no_id, 2, "each game without moves has a row: {base:?}");
+    // The first game removed: the others are games 1 and 2 now.
+    write(&[&aborted, &game("2", "C", "")]);
+    let mut again = args("new.csv");
+    again.extend(["--summary", "s.json", "--baseline", "base.csv"]);
+    again.extend(["--baseline-update", "base.csv"]);
+    let out = run_in(tmp.path(), &again);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let new = strict_rows(&fs::read_to_string(tmp.path().join("new.csv")).unwrap());
+    assert!(new.is_empty(), "no finding is new: {new:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(tmp.path().join("s.json")).unwrap()).unwrap();
+    assert_eq!(json["total"]["left_out_by_baseline"], 2);
+    assert_eq!(json["total"]["baseline_unmatched"], base.len() - 2);
+    let updated = strict_rows(&fs::read_to_string(tmp.path().join("base.csv")).unwrap());
+    let numbers: Vec<&str> = updated.iter().map(|r| &r[1]).collect();
+    assert_eq!(numbers, ["1", "2"], "kept where they are now: {updated:?}");
+}
+
 #[test]
 fn a_ratcheted_baseline_keeps_what_the_run_cannot_judge() {
     let tmp = tempfile::tempdir().unwrap();
