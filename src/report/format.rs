@@ -8,7 +8,7 @@
 
 use std::{
     borrow::Cow,
-    io::{self, BufWriter, Write},
+    io::{self, BufWriter, Seek, SeekFrom, Write},
 };
 
 use serde::Serialize;
@@ -182,25 +182,13 @@ enum Form {
         format: Format,
         /// SARIF: whether a result has been written (a comma comes first).
         written: bool,
-        /// JUnit: the input whose test suite is open, and the game whose
+        /// JUnit: the input's test suite that is open, and the game whose
         /// test case is being gathered.
-        suite: Option<String>,
+        suite: Option<Suite>,
         case: Option<Case>,
         /// JUnit: a finding at or above this fails its test case.
         fail_on: Option<Severity>,
     },
-}
-
-/// A JUnit test case being gathered: one game's findings.
-struct Case {
-    file: String,
-    game: u64,
-    line: u64,
-    white: String,
-    black: String,
-    failed: bool,
-    first: String,
-    text: String,
 }
 
 impl FindingsWriter {
@@ -302,10 +290,10 @@ impl FindingsWriter {
 
     /// The game whose findings were written last has no more.
     pub fn end_game(&mut self) -> csv::Result<()> {
-        if let Form::Text { w, case, .. } = &mut self.form
-            && let Some(done) = case.take()
+        if let Form::Text { suite, case, .. } = &mut self.form
+            && let (Some(done), Some(suite)) = (case.take(), suite)
         {
-            junit_case(w, &done)?;
+            suite.case(&done)?;
         }
         Ok(())
     }
@@ -328,8 +316,8 @@ impl FindingsWriter {
                 match format {
                     Format::Sarif => w.write_all(b"\n]}]}\n")?,
                     Format::Junit => {
-                        if suite.take().is_some() {
-                            w.write_all(b"</testsuite>\n")?;
+                        if let Some(suite) = suite.take() {
+                            suite.write(w)?;
                         }
                         w.write_all(b"</testsuites>\n")?;
                     }
@@ -519,11 +507,98 @@ fn xml(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Adds a finding to its game's test case, opening the input's test suite
-/// (and closing the one before) and writing the case of the game before.
+/// JUnit: the cases of a suite held in memory before they spill to a
+/// temporary file: the suite's counts come first, in its opening tag.
+const HELD: usize = 1 << 20;
+
+/// An input's test suite: its cases, written once the last is known.
+struct Suite {
+    file: String,
+    cases: tempfile::SpooledTempFile,
+    tests: u64,
+    failures: u64,
+}
+
+impl Suite {
+    fn new(file: &str) -> Suite {
+        Suite {
+            file: file.to_owned(),
+            cases: tempfile::SpooledTempFile::new(HELD),
+            tests: 0,
+            failures: 0,
+        }
+    }
+
+    /// Writes a game's test case: failed when a finding reached
+    /// `--fail-on` (the first such one its message), every finding in its
+    /// text.
+    fn case(&mut self, case: &Case) -> io::Result<()> {
+        let name = if case.game == 0 {
+            "the tournament report".to_owned()
+        } else {
+            format!("game {}: {} - {}", case.game, case.white, case.black)
+        };
+        let mut w = Vec::new();
+        writeln!(
+            w,
+            "<testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\">",
+            xml(&case.file),
+            xml(&name),
+            xml(&case.file),
+            case.line
+        )?;
+        if case.failed {
+            writeln!(
+                w,
+                "<failure message=\"{}\">{}</failure>",
+                xml(&case.first),
+                xml(&case.text)
+            )?;
+        } else {
+            writeln!(w, "<system-out>{}</system-out>", xml(&case.text))?;
+        }
+        w.extend_from_slice(b"</testcase>\n");
+        self.tests += 1;
+        self.failures += u64::from(case.failed);
+        (self.cases.write_all(&w)).map_err(|e| {
+            io::Error::other(format!(
+                "the temporary file that holds a JUnit suite's test cases: {e}"
+            ))
+        })
+    }
+
+    /// Writes the suite, its counts in its opening tag.
+    fn write(mut self, w: &mut impl Write) -> io::Result<()> {
+        writeln!(
+            w,
+            "<testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">",
+            xml(&self.file),
+            self.tests,
+            self.failures
+        )?;
+        self.cases.seek(SeekFrom::Start(0))?;
+        io::copy(&mut self.cases, w)?;
+        w.write_all(b"</testsuite>\n")
+    }
+}
+
+/// A test case being gathered: one game's findings.
+struct Case {
+    file: String,
+    game: u64,
+    line: u64,
+    white: String,
+    black: String,
+    failed: bool,
+    first: String,
+    text: String,
+}
+
+/// JUnit: adds a finding to its game's test case, opening the input's test suite
+/// (and writing the one before) and closing the case of the game before.
 fn junit_finding(
     w: &mut impl Write,
-    suite: &mut Option<String>,
+    suite: &mut Option<Suite>,
     case: &mut Option<Case>,
     f: &Located<'_>,
     fail_on: Option<Severity>,
@@ -531,16 +606,14 @@ fn junit_finding(
     if case
         .as_ref()
         .is_some_and(|c| c.game != f.game || c.file != f.file)
-        && let Some(done) = case.take()
+        && let (Some(done), Some(open)) = (case.take(), suite.as_mut())
     {
-        junit_case(w, &done)?;
+        open.case(&done)?;
     }
-    if suite.as_deref() != Some(f.file) {
-        if suite.is_some() {
-            w.write_all(b"</testsuite>\n")?;
-        }
-        writeln!(w, "<testsuite name=\"{}\">", xml(f.file))?;
-        *suite = Some(f.file.to_owned());
+    if suite.as_ref().is_none_or(|s| s.file != f.file)
+        && let Some(done) = suite.replace(Suite::new(f.file))
+    {
+        done.write(w)?;
     }
     let case = case.get_or_insert_with(|| Case {
         file: f.file.to_owned(),
@@ -565,35 +638,6 @@ fn junit_finding(
         f.message
     ));
     Ok(())
-}
-
-/// Writes a game's test case: failed when a finding reached `--fail-on`
-/// (the first such one its message), every finding in its text.
-fn junit_case(w: &mut impl Write, case: &Case) -> io::Result<()> {
-    let name = if case.game == 0 {
-        "the tournament report".to_owned()
-    } else {
-        format!("game {}: {} - {}", case.game, case.white, case.black)
-    };
-    writeln!(
-        w,
-        "<testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\">",
-        xml(&case.file),
-        xml(&name),
-        xml(&case.file),
-        case.line
-    )?;
-    if case.failed {
-        writeln!(
-            w,
-            "<failure message=\"{}\">{}</failure>",
-            xml(&case.first),
-            xml(&case.text)
-        )?;
-    } else {
-        writeln!(w, "<system-out>{}</system-out>", xml(&case.text))?;
-    }
-    w.write_all(b"</testcase>\n")
 }
 
 #[cfg(test)]

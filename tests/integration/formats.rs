@@ -272,6 +272,68 @@ fn junit_has_a_test_case_per_game_with_findings() {
     );
 }
 
+/// Each JUnit test suite counts its test cases and their failures, also
+/// for an input whose cases outgrow the memory a suite holds (they go to a
+/// temporary file until its counts are known).
+#[test]
+fn junit_suites_count_their_cases_and_failures() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 6,000 games, each lacking Site: a warning; every third also an
+    // error (a result the checkmate contradicts).
+    let many: String = (0..6000)
+        .map(|i| {
+            let result = if i % 3 == 0 { "0-1" } else { "1-0" };
+            format!(
+                "[Event \"E\"]\n[Date \"2024.01.01\"]\n[Round \"{i}\"]\n[White \"A\"]\n\
+                 [Black \"B\"]\n[Result \"{result}\"]\n\n\
+                 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# {result}\n\n"
+            )
+        })
+        .collect();
+    fs::write(tmp.path().join("many.pgn"), many).unwrap();
+    fs::copy(
+        fixtures().join("formats/formats.pgn"),
+        tmp.path().join("f.pgn"),
+    )
+    .unwrap();
+    let args = ["-q", "--output-format", "junit", "many.pgn", "f.pgn"];
+    let out = run_in(tmp.path(), &args);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let xml = text(&out.stdout);
+    assert!(xml.len() > 2 << 20, "the first suite outgrows 1 MiB");
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let suites: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    let counts: Vec<(&str, usize, usize, &str, &str)> = suites
+        .iter()
+        .map(|suite| {
+            let cases = suite.children().filter(|n| n.has_tag_name("testcase"));
+            let failed = cases
+                .clone()
+                .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
+                .count();
+            let name = suite.attribute("name").unwrap();
+            let (tests, failures) = (suite.attribute("tests"), suite.attribute("failures"));
+            (
+                name,
+                cases.count(),
+                failed,
+                tests.unwrap(),
+                failures.unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("many.pgn", 6000, 2000, "6000", "2000"),
+            ("f.pgn", 2, 1, "2", "1")
+        ]
+    );
+}
+
 #[test]
 fn a_terminal_gets_the_concise_form_by_default() {
     // `script` gives the run a terminal for its standard output.
