@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import warnings
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _native
@@ -40,8 +41,11 @@ class Audit:
     iterate over it (once). When the iteration has ended, ``status`` is the
     command line's exit status (0 clean, 1 findings at or above
     ``fail_on``, 2 trouble) and ``summary`` the command line's
-    ``--summary`` as a dict. An input that could not be read raises
-    :class:`AuditError` at the end, after every row that was found.
+    ``--summary`` as a dict. A run closed before its end (``close()``, a
+    ``with`` block left early) read only part of its input: its status is
+    2 and its summary's ``complete`` is false. An input that could not be
+    read raises :class:`AuditError` at the end, after every row that was
+    found.
     """
 
     def __init__(self, run: Any, games: bool) -> None:
@@ -69,6 +73,9 @@ class Audit:
         self.status = self._run.status
         text = self._run.summary
         self.summary = json.loads(text) if text else None
+        # Closed early: what it found is of part of the input, not clean.
+        if self.summary is not None and self.summary.get("complete") is False:
+            self.status = 2
 
     def _lines(self) -> Iterator[str]:
         while True:
@@ -85,7 +92,10 @@ class Audit:
                 reader = csv.reader(self._lines())
                 header = next(reader, None)
                 for row in reader:
-                    yield dict(zip(header or [], row))
+                    yield {
+                        column: (int(value) if value else None) if column in _INTEGERS else value
+                        for column, value in zip(header or [], row)
+                    }
             else:
                 for line in self._lines():
                     yield json.loads(line)
@@ -160,9 +170,10 @@ def audit(
 def audit_games(source: Source, **options: Any) -> Audit:
     """Audits ``source`` as :func:`audit` does (with the same options) and
     returns one row a game instead of the findings: the columns of the
-    command line's games report (``--games``), every value a string, as
-    written there (``errors``, ``warnings`` and ``infos`` count the game's
-    findings)."""
+    command line's games report (``--games``), the counts as integers
+    (``game``, ``line``, ``plies``, and ``errors``, ``warnings`` and
+    ``infos``, which count the game's findings), the text as written
+    there."""
     name = options.pop("name", "<text>")
     return _start(source, _arguments(**options) + ["--raw-csv"], "games", name)
 
@@ -171,13 +182,44 @@ def audit_game(game: Any, **options: Any) -> List[Dict[str, Any]]:
     """The findings of one game: PGN text, or a ``chess.pgn.Game`` of
     python-chess (written out as PGN with its comments and variations).
     Takes the options of :func:`audit`; the game is reported under
-    ``name`` (``"<game>"``)."""
+    ``name`` (``"<game>"``).
+
+    A ``chess.pgn.Game`` is the game as python-chess read it: one with
+    ``errors`` (python-chess stopped at an illegal move, leaving out the
+    rest) raises :class:`UsageError`, and one whose Seven Tag Roster holds
+    python-chess's default for a tag (which it writes for a missing one)
+    warns; pass the game's PGN text to have those reported."""
     if not isinstance(game, (str, bytes)):
+        _as_python_chess_read_it(game)
         game = str(game)
     text = game if isinstance(game, bytes) else game.encode("utf-8")
     options.setdefault("name", "<game>")
     with audit(text, **options) as run:
         return list(run)
+
+
+# The games report's columns that are counts.
+_INTEGERS = frozenset({"game", "line", "plies", "errors", "warnings", "infos"})
+
+# What python-chess writes for a Seven Tag Roster tag the PGN lacks.
+_FILLED_IN = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
+
+
+def _as_python_chess_read_it(game: Any) -> None:
+    errors = getattr(game, "errors", None)
+    if errors:
+        raise UsageError(
+            f"python-chess could not read this game as written ({errors[0]}), so its chess.pgn.Game "
+            "lacks what follows: pass the game's PGN text to audit_game instead"
+        )
+    headers = getattr(game, "headers", {})
+    filled = [tag for tag, value in _FILLED_IN.items() if headers.get(tag) == value]
+    if filled:
+        warnings.warn(
+            f"{', '.join(filled)} hold python-chess's value for a missing tag, so a tag the PGN "
+            "lacks cannot be reported (missing-tag): pass the game's PGN text to audit_game for that",
+            stacklevel=3,
+        )
 
 
 def _start(source: Source, args: List[str], stream: str, name: str) -> Audit:

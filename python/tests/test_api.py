@@ -19,8 +19,10 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 
 import chess.pgn
+import pandas
 import pytest
 
 import pgn_arbiter
@@ -96,8 +98,15 @@ def test_games_rows_are_the_games_report():
     )
     expected = list(csv.DictReader(io.StringIO(done.stdout.decode())))
     got = list(pgn_arbiter.audit_games("sample.pgn"))
-    assert got == expected
     assert len(got) == 12
+    counts = ("game", "line", "plies", "errors", "warnings", "infos")
+    for row, written in zip(got, expected):
+        assert {c: str(v) if c in counts else v for c, v in row.items()} == written
+        assert all(type(row[c]) is int for c in counts), row
+    # As a pandas user gets them: the counts are integer columns.
+    frame = pandas.DataFrame(got)
+    assert all(str(frame[c].dtype) == "int64" for c in counts), frame.dtypes
+    assert frame.errors.sum() == sum(int(r["errors"]) for r in expected) > 0
 
 
 def test_status_and_summary_are_the_command_line_s(tmp_path):
@@ -120,10 +129,34 @@ def test_a_python_chess_game_is_audited_as_its_pgn():
     assert len(games) == 12
     found = 0
     for game in games:
-        got = pgn_arbiter.audit_game(game)
+        if game.errors:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = pgn_arbiter.audit_game(game)
         assert got == list(pgn_arbiter.audit(str(game) + "\n", name="<game>"))
         found += len(got)
     assert found > 0
+
+
+def test_a_python_chess_game_that_lost_what_was_written_is_not_audited_as_if_whole():
+    """python-chess stops at an illegal move (game 12 of the sample) and
+    fills in a missing roster tag: the Game is refused, or warned of, and
+    its text gives both findings."""
+    with open(os.path.join(FIXTURES, "sample.pgn"), encoding="utf-8") as f:
+        games = [g for g in iter(lambda: chess.pgn.read_game(f), None)]
+    last = games[11]
+    assert last.errors
+    with pytest.raises(pgn_arbiter.UsageError, match="pass the game's PGN text"):
+        pgn_arbiter.audit_game(last)
+    # Round is missing from game 12; python-chess wrote '?' for it.
+    last.errors.clear()
+    with pytest.warns(UserWarning, match="Round hold python-chess's value for a missing tag"):
+        pgn_arbiter.audit_game(last)
+    text = open(os.path.join(FIXTURES, "sample.pgn"), encoding="utf-8").read()
+    twelfth = [g for g in re.split(r'(?m)^(?=\[Event ")', text) if g.strip()][11]
+    codes = sorted(f["code"] for f in pgn_arbiter.audit_game(twelfth))
+    assert codes == ["illegal-move", "missing-tag"]
 
 
 def test_usage_errors_carry_the_command_line_s_message():
@@ -161,7 +194,9 @@ def test_stopping_early_ends_the_run(tmp_path):
     started = time.monotonic()
     run.close()
     stopped = time.monotonic() - started
-    assert run.status is not None
+    # Closed before its end: part of the input was read, which is no
+    # clean run.
+    assert run.status == 2 and run.summary["complete"] is False
     assert stopped < whole / 4, (stopped, whole)
     # Leaving the loop early stops it too.
     sample = open(os.path.join(FIXTURES, "sample.pgn"), "rb").read()
@@ -170,7 +205,11 @@ def test_stopping_early_ends_the_run(tmp_path):
         break
     del row
     run.close()
-    assert run.status is not None
+    assert run.status == 2 and run.summary["complete"] is False
+    # Read to its end, then closed: the run's own status.
+    with pgn_arbiter.audit(sample, name="sample.pgn") as run:
+        list(run)
+    assert run.status == 1 and run.summary["complete"] is True
 
 
 CLEAN = b"""[Event "Club"]
