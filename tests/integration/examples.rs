@@ -250,3 +250,33 @@ fn every_link_of_the_docs_leads_somewhere() {
         broken.join("\n")
     );
 }
+
+/// The README's table of options names every long option `--help` lists,
+/// so that a new flag cannot go unsaid there.
+#[test]
+fn the_readme_table_names_every_option() {
+    let help = Command::new(env!("CARGO_BIN_EXE_pgn-arbiter"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let table: Vec<&str> = readme.lines().filter(|l| l.starts_with("| `")).collect();
+    let missing: Vec<String> = text(&help.stdout)
+        .lines()
+        .filter_map(|l| l.trim_start().split_once("--"))
+        .filter(|(before, _)| before.is_empty() || before.ends_with(", "))
+        .map(|(_, after)| {
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            format!("--{name}")
+        })
+        .filter(|flag| {
+            let named =
+                |l: &&str| l.contains(&format!("`{flag}")) || l.contains(&format!(", {flag}"));
+            flag != "--help" && !table.iter().any(named)
+        })
+        .collect();
+    assert!(missing.is_empty(), "not in the README's table: {missing:?}");
+}
