@@ -6,7 +6,8 @@
 //! exits with 2 or more (an operational problem, a command not found), or
 //! a complaint of the shell (a redirection that fails), fails the test,
 //! naming the file, the block's line and the command; 1 (findings found)
-//! is what an audit of these games says.
+//! is what an audit of these games says. A summary a page prints after
+//! a block (`pgn-arbiter: N files, ...`) is the one the block gives.
 //!
 //! A few commands cannot run inside the tests, each for a reason stated in
 //! `NOT_RUN` and each still run elsewhere; `cargo run --release --` runs
@@ -65,6 +66,32 @@ fn blocks(markdown: &str) -> Vec<(usize, String)> {
         }
     }
     out
+}
+
+/// The summary a page prints for the `sh` block ending before `from`
+/// (0-based): the next plain block, before any other `sh` block, when it
+/// is one (`pgn-arbiter: N files, ...`); its first line without the time
+/// taken, which no two runs share.
+fn printed_after(markdown: &str, from: usize) -> Option<String> {
+    let mut lines = markdown.lines().skip(from);
+    lines.find(|l| l.trim_start().starts_with("```"))?;
+    let open = lines.find(|l| l.trim_start().starts_with("```"))?;
+    let body: Vec<&str> = lines.take_while(|l| !l.starts_with("```")).collect();
+    let first = body.first()?;
+    (open.trim() == "```" && first.starts_with("pgn-arbiter: ")).then(|| untimed(&body.join("\n")))
+}
+
+/// A summary without the time its first line gives (`; 0.01 s, 3525
+/// games/s`).
+fn untimed(summary: &str) -> String {
+    summary
+        .lines()
+        .map(|l| match l.strip_prefix("pgn-arbiter: ") {
+            Some(_) => l.rsplit_once("; ").map_or(l, |(kept, _)| kept),
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A block as the sandbox runs it: commands of `NOT_RUN` taken out (with
@@ -133,6 +160,7 @@ fn every_shell_example_of_the_docs_runs() {
         .unwrap();
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
     let (mut ran, mut skipped, mut failures) = (0, std::collections::BTreeSet::new(), Vec::new());
+    let mut printed_checked = 0;
     for file in &files {
         let markdown = fs::read_to_string(file).unwrap();
         let name = file.strip_prefix(root()).unwrap().display().to_string();
@@ -168,6 +196,16 @@ fn every_shell_example_of_the_docs_runs() {
                     text(&out.stderr)
                 ));
             }
+            // The summary the page prints after it is the one it gives.
+            if let Some(printed) = printed_after(&markdown, line) {
+                printed_checked += 1;
+                if !untimed(&text(&out.stderr)).contains(&printed) {
+                    failures.push(format!(
+                        "{name}:{line}: the page prints\n{printed}\n--- where the run says\n{}",
+                        text(&out.stderr)
+                    ));
+                }
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
@@ -182,6 +220,10 @@ fn every_shell_example_of_the_docs_runs() {
         "NOT_RUN names commands the docs no longer have: {gone:?}"
     );
     assert!(ran >= 6, "{ran} blocks ran");
+    assert!(
+        printed_checked >= 2,
+        "{printed_checked} printed summaries compared"
+    );
 }
 
 /// GitHub's anchor of a heading: lower case, punctuation but `-` and `_`
