@@ -13,7 +13,11 @@
 #   same replays one after the other;
 # - `-j N` against `-j 1` for N = 2, 4, 8 (the scaling curve; past the
 #   machine's cores the workers share them);
-# - peak memory on the corpus, duplicates looked for (the default).
+# - peak memory on the corpus, duplicates looked for (the default);
+# - each tool on its own (the README's table): its median time in those
+#   pairs, MB/s and games/s of the corpus, and peak memory; python-chess
+#   (bench/python_chess_replay.py: every mainline move replayed, the end
+#   judged) timed once, since one run takes minutes.
 #
 # Writes bench/RATIO.md. Installs hyperfine and pgn-extract if missing.
 #
@@ -49,6 +53,24 @@ for jobs in 2 4 8; do
 done
 /usr/bin/time -f %M -o "$work/ratio-rss" $(audit "$cores") >/dev/null
 peak=$(tail -n 1 "$work/ratio-rss")
+# Each tool once more, for its peak memory (python-chess: and its time).
+python=${PYTHON_CHESS:-$work/pyc/bin/python}
+[ -x "$python" ] || { python3 -m venv "$work/pyc" && "$work/pyc/bin/pip" install -q chess==1.11.2; }
+games=$("$arbiter" --count "$corpus" | python3 -c 'import json, sys; print(json.load(sys.stdin)["games"])')
+tools=$work/ratio-tools.tsv
+: > "$tools"
+rss() { # label command...
+  local label=$1
+  shift
+  /usr/bin/time -f '%e %M' -o "$work/ratio-one" "$@" >/dev/null 2>&1 || true
+  printf '%s\t%s\n' "$label" "$(tail -n 1 "$work/ratio-one")" >> "$tools"
+}
+rss "pgn-arbiter -j 1" $(audit 1)
+rss "pgn-arbiter -j $cores" $(audit "$cores")
+rss "pgn-extract -r" /usr/games/pgn-extract -r -s "$corpus"
+rss "python-chess" "$python" bench/python_chess_replay.py "$corpus"
+rss "bare replay, hashed" "$bare" --hash "$corpus"
+rss "bare replay" "$bare" "$corpus"
 
 {
   echo "# Speed against the floors"
@@ -83,5 +105,33 @@ print(f"Round by round, `{sys.argv[2]}` over the ceiling (the same rounds): medi
 PY
   echo
   echo "Peak memory, all $cores cores, duplicates looked for: $((peak / 1024)) MiB (\`/usr/bin/time -f %M\`)."
+  echo
+  echo "## Each tool on its own"
+  echo
+  echo "The corpus, $games games: each tool's median time in the pairs above (python-chess: one run), and its peak memory in one run more (\`/usr/bin/time\`). The README shows this table."
+  echo
+  python3 - "$out" "$tools" "$(stat -c %s "$corpus")" "$games" "$cores" <<'PY'
+import statistics, sys
+pairs = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+tools = dict(l.rstrip("\n").split("\t") for l in open(sys.argv[2]))
+size, games, cores = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+def median(label, side):
+    return statistics.median(float(r[1 if side == "A" else 2]) for r in pairs if r[0] == label)
+seconds = {
+    "pgn-arbiter -j 1": median("-j 1 / hashed bare replay", "A"),
+    f"pgn-arbiter -j {cores}": median(f"-j {cores} / pgn-extract -r", "A"),
+    "pgn-extract -r": median(f"-j {cores} / pgn-extract -r", "B"),
+    "python-chess": float(tools["python-chess"].split()[0]),
+    "bare replay, hashed": median("-j 1 / hashed bare replay", "B"),
+    "bare replay": median("-j 1 / bare replay", "B"),
+}
+print("| tool | seconds | MB/s | games/s | peak MiB |")
+print("|---|---:|---:|---:|---:|")
+for tool, s in seconds.items():
+    peak = int(tools[tool].split()[1]) / 1024
+    rate = size / 1e6 / s
+    print(f"| {tool} | {s:.2f} | {rate:.0f} | {games / s:,.0f} | {peak:.0f} |" if rate >= 10 else
+          f"| {tool} | {s:.2f} | {rate:.2f} | {games / s:,.0f} | {peak:.0f} |")
+PY
 } > bench/RATIO.md
 cat bench/RATIO.md

@@ -322,3 +322,21 @@ fn the_readme_table_names_every_option() {
         .collect();
     assert!(missing.is_empty(), "not in the README's table: {missing:?}");
 }
+
+/// The README's table of speeds is the one `bench/ratio.sh` last wrote in
+/// bench/RATIO.md, row for row.
+#[test]
+fn the_readme_speeds_are_bench_ratio_md_s() {
+    let ratio = fs::read_to_string(root().join("bench/RATIO.md")).unwrap();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let (_, tools) = ratio.split_once("## Each tool on its own").unwrap();
+    let table: Vec<&str> = tools.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(table.len() >= 8, "{table:?}");
+    let (_, performance) = readme.split_once("## Performance").unwrap();
+    let shown: Vec<&str> = performance
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(shown, table);
+}
