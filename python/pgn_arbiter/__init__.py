@@ -53,6 +53,7 @@ class Audit:
         self._games = games
         self.status: Optional[int] = None
         self.summary: Optional[Dict[str, Any]] = None
+        self._trouble = False
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         return self._rows()
@@ -70,6 +71,7 @@ class Audit:
         self._ended()
 
     def _ended(self) -> None:
+        self._trouble = self._run.status == 2
         self.status = self._run.status
         text = self._run.summary
         self.summary = json.loads(text) if text else None
@@ -104,7 +106,8 @@ class Audit:
 
     def _finish(self) -> None:
         self._ended()
-        if self.status != 2:
+        # Trouble of the run's own, not a close() while iterating.
+        if not self._trouble:
             return
         problems = [
             f"{i['name']}: {i['problem']}"
@@ -216,8 +219,8 @@ def _as_python_chess_read_it(game: Any) -> None:
     filled = [tag for tag, value in _FILLED_IN.items() if headers.get(tag) == value]
     if filled:
         warnings.warn(
-            f"{', '.join(filled)} hold python-chess's value for a missing tag, so a tag the PGN "
-            "lacks cannot be reported (missing-tag): pass the game's PGN text to audit_game for that",
+            f"{', '.join(filled)} hold what python-chess writes for a tag the PGN lacks, so such a "
+            "tag cannot be reported (missing-tag): pass the game's PGN text to audit_game for that",
             stacklevel=3,
         )
 

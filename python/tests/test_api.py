@@ -151,7 +151,7 @@ def test_a_python_chess_game_that_lost_what_was_written_is_not_audited_as_if_who
         pgn_arbiter.audit_game(last)
     # Round is missing from game 12; python-chess wrote '?' for it.
     last.errors.clear()
-    with pytest.warns(UserWarning, match="Round hold python-chess's value for a missing tag"):
+    with pytest.warns(UserWarning, match="Round hold what python-chess writes for a tag the PGN lacks"):
         pgn_arbiter.audit_game(last)
     text = open(os.path.join(FIXTURES, "sample.pgn"), encoding="utf-8").read()
     twelfth = [g for g in re.split(r'(?m)^(?=\[Event ")', text) if g.strip()][11]
@@ -205,6 +205,13 @@ def test_stopping_early_ends_the_run(tmp_path):
         break
     del row
     run.close()
+    assert run.status == 2 and run.summary["complete"] is False
+    # Closed inside the loop: the rows already read come, then the loop
+    # ends without an error.
+    run = pgn_arbiter.audit(sample * 200, name="many.pgn")
+    for n, row in enumerate(run):
+        if n == 1:
+            run.close()
     assert run.status == 2 and run.summary["complete"] is False
     # Read to its end, then closed: the run's own status.
     with pgn_arbiter.audit(sample, name="sample.pgn") as run:

@@ -134,6 +134,9 @@ pub struct Selection {
     baseline: Option<Baseline>,
     /// The baseline's path, read again at the end (`carry_over`).
     baseline_path: Option<std::path::PathBuf>,
+    /// Whether the baseline has a `game_id` column: where it has, a game
+    /// with an id is matched by it alone, never by another game's tags.
+    baseline_ids: bool,
     /// The kinds left out of each input (`per-file-ignores` of the
     /// settings file), one bit a kind by [`Kind`] order; empty when none.
     per_input: Vec<u128>,
@@ -169,9 +172,7 @@ impl Selection {
             .collect();
         Ok(Selection {
             kept,
-            baseline: None,
-            baseline_path: None,
-            per_input: Vec::new(),
+            ..Selection::default()
         })
     }
 
@@ -219,6 +220,7 @@ impl Selection {
         let mut keys = Vec::new();
         read_baseline(path, |row| {
             keys.push(row.key);
+            self.baseline_ids |= row.headers.iter().any(|h| h == "game_id");
             Ok(())
         })?;
         self.baseline = Some(Baseline::of(keys));
@@ -274,8 +276,8 @@ impl Selection {
     }
 
     /// Whether a finding is in the baseline (and takes its row, so that a
-    /// row matches one finding only): by its game's id first, else by its
-    /// file and tags. `file`, the tags and `san` are the report's texts
+    /// row matches one finding only): by its game's id, or, for a game with
+    /// none or a baseline with none, by its file and tags. `file`, the tags and `san` are the report's texts
     /// before they are made safe for spreadsheets; `game_id` is the
     /// column's.
     pub fn in_baseline(&mut self, at: &Place<'_>, kind: Kind, ply: Option<u32>, san: &str) -> bool {
@@ -284,8 +286,11 @@ impl Selection {
         };
         let ply = ply.map(|p| p.to_string()).unwrap_or_default();
         let by_id = (!at.game_id.is_empty()).then(|| id_key(at.game_id, kind.code(), &ply, san));
-        let by_place = key(at.file, at.tags, kind.code(), &ply, san);
-        for key in by_id.into_iter().chain([by_place]) {
+        // A report of an older version has no ids: its rows are all keyed
+        // by place.
+        let by_place = (by_id.is_none() || !self.baseline_ids)
+            .then(|| key(at.file, at.tags, kind.code(), &ply, san));
+        for key in by_id.into_iter().chain(by_place) {
             if let Some(n) = counts.left_of(key) {
                 *n -= 1;
                 return true;
@@ -370,7 +375,7 @@ struct BaselineRow<'a> {
 
 /// Reads a findings report of an earlier run row by row. A row with a
 /// `game_id` is keyed on (game_id, code, ply, san), one without on (file,
-/// game, code, ply, san).
+/// white, black, date, round, result, code, ply, san).
 fn read_baseline(
     path: &Path,
     mut row: impl FnMut(BaselineRow<'_>) -> Result<(), String>,
@@ -568,6 +573,23 @@ mod tests {
         assert!(missing_tag(&mut s, at("b.pgn", "00000000000000bb", ab)));
         assert!(!missing_tag(&mut s, at("a.pgn", "00000000000000cc", ab)));
         assert_eq!(s.baseline_unmatched(), Some(1));
+        // In a report with ids, a row without one (a game with no move) is
+        // that game's: a game with an id and the same tags does not take it.
+        std::fs::write(
+            &path,
+            "file,game,line,white,black,date,round,result,ply,san,code,game_id\n\
+             a.pgn,1,5,A,B,2024.01.01,1,*,,,missing-tag,00000000000000aa\n\
+             a.pgn,2,9,A,B,2024.01.01,1,*,,,missing-tag,\n",
+        )
+        .unwrap();
+        let mut s = Selection::new(None, None)
+            .unwrap()
+            .with_baseline(&path)
+            .unwrap();
+        assert!(!missing_tag(&mut s, at("a.pgn", "00000000000000dd", ab)));
+        assert!(missing_tag(&mut s, at("a.pgn", "", ab)));
+        assert!(missing_tag(&mut s, at("a.pgn", "00000000000000aa", ab)));
+        assert_eq!(s.baseline_unmatched(), Some(0));
         std::fs::write(&path, "file,game\n").unwrap();
         let err = Selection::new(None, None)
             .unwrap()

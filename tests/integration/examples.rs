@@ -76,7 +76,9 @@ fn printed_after(markdown: &str, from: usize) -> Option<String> {
     let mut lines = markdown.lines().skip(from);
     lines.find(|l| l.trim_start().starts_with("```"))?;
     let open = lines.find(|l| l.trim_start().starts_with("```"))?;
-    let body: Vec<&str> = lines.take_while(|l| !l.starts_with("```")).collect();
+    let body: Vec<&str> = lines
+        .take_while(|l| !l.trim_start().starts_with("```"))
+        .collect();
     let first = body.first()?;
     (open.trim() == "```" && first.starts_with("pgn-arbiter: ")).then(|| untimed(&body.join("\n")))
 }
@@ -315,8 +317,14 @@ fn the_readme_table_names_every_option() {
             format!("--{name}")
         })
         .filter(|flag| {
-            let named =
-                |l: &&str| l.contains(&format!("`{flag}")) || l.contains(&format!(", {flag}"));
+            // The whole flag, not the start of a longer one.
+            let named = |l: &&str| {
+                ["`", ", "].iter().any(|before| {
+                    ["`", " "]
+                        .iter()
+                        .any(|after| l.contains(&format!("{before}{flag}{after}")))
+                })
+            };
             flag != "--help" && !table.iter().any(named)
         })
         .collect();
