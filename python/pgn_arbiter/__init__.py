@@ -53,7 +53,6 @@ class Audit:
         self._games = games
         self.status: Optional[int] = None
         self.summary: Optional[Dict[str, Any]] = None
-        self._trouble = False
 
     def __iter__(self) -> Iterator[Dict[str, Any]]:
         return self._rows()
@@ -71,7 +70,6 @@ class Audit:
         self._ended()
 
     def _ended(self) -> None:
-        self._trouble = self._run.status == 2
         self.status = self._run.status
         text = self._run.summary
         self.summary = json.loads(text) if text else None
@@ -107,7 +105,7 @@ class Audit:
     def _finish(self) -> None:
         self._ended()
         # Trouble of the run's own, not a close() while iterating.
-        if not self._trouble:
+        if self._run.status != 2:
             return
         problems = [
             f"{i['name']}: {i['problem']}"

@@ -610,10 +610,9 @@ fn junit_finding(
     {
         open.case(&done)?;
     }
-    if suite.as_ref().is_none_or(|s| s.file != f.file)
-        && let Some(done) = suite.replace(Suite::new(f.file))
-    {
-        done.write(w)?;
+    if suite.as_ref().is_none_or(|s| s.file != f.file) {
+        let done = suite.replace(Suite::new(f.file));
+        done.map_or(Ok(()), |done| done.write(w))?;
     }
     let case = case.get_or_insert_with(|| Case {
         file: f.file.to_owned(),

@@ -220,7 +220,7 @@ impl Selection {
         let mut keys = Vec::new();
         read_baseline(path, |row| {
             keys.push(row.key);
-            self.baseline_ids |= row.headers.iter().any(|h| h == "game_id");
+            self.baseline_ids |= row.ids;
             Ok(())
         })?;
         self.baseline = Some(Baseline::of(keys));
@@ -367,6 +367,8 @@ impl Baseline {
 /// One row of a baseline, as `read_baseline` gives it.
 struct BaselineRow<'a> {
     key: u64,
+    /// Whether the report has a `game_id` column.
+    ids: bool,
     file: &'a str,
     code: &'a str,
     headers: &'a csv::StringRecord,
@@ -429,6 +431,7 @@ fn read_baseline(
         };
         row(BaselineRow {
             key,
+            ids: id_column.is_some(),
             file: field(0),
             code,
             headers: &headers,
